@@ -47,9 +47,7 @@ func (s *Service) CancelPayment(ctx context.Context, paymentID string, reason *s
 // voidCall is a void's connector call: the payment and its authorized
 // attempt, the attempt's connector account, and what settling found.
 type voidCall struct {
-	pi     *ent.PaymentIntent
-	att    *ent.PaymentAttempt
-	mca    *ent.MerchantConnectorAccount
+	callTarget
 	view   *PaymentView
 	voided bool
 }

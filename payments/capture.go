@@ -110,10 +110,8 @@ func (s *Service) runCapture(ctx context.Context, c *captureCall, call *connecto
 // captureReservation is what the capture's first transaction reserved: the
 // pending capture of the payment's active attempt, and its connector account.
 type captureReservation struct {
-	pi  *ent.PaymentIntent
-	att *ent.PaymentAttempt
-	cp  *ent.Capture
-	mca *ent.MerchantConnectorAccount
+	callTarget
+	cp *ent.Capture
 }
 
 // capturableState refuses a capture of pi in a state that takes none
@@ -276,17 +274,10 @@ func decideCaptureAnswer(pi *ent.PaymentIntent, att *ent.PaymentAttempt, cp *ent
 // nothing twice.
 func (s *Service) settleCapture(ctx context.Context, tx *ent.Tx, paymentID, captureID string,
 	res *connector.CaptureResult, callErr error) (*PaymentView, error) {
-	pi, err := s.lockPayment(ctx, tx, paymentID)
-	if err != nil {
+	pi, cp, late, err := lockPending(ctx, s, tx, paymentID, "capture", captureID, callErr, tx.Capture.Get,
+		func(cp *ent.Capture) bool { return cp.Status == capture.StatusPending })
+	if late || err != nil {
 		return nil, err
-	}
-	cp, err := tx.Capture.Get(ctx, captureID)
-	if err != nil {
-		return nil, errs.Internal(err)
-	}
-	if cp.Status != capture.StatusPending {
-		lateAnswer(ctx, "capture", cp.ID, callErr)
-		return nil, nil
 	}
 	att, err := tx.PaymentAttempt.Get(ctx, cp.AuthorizedAttemptID)
 	if err != nil {

@@ -9,7 +9,6 @@ import (
 	"switchyard/ent/paymentintent"
 	"switchyard/ent/predicate"
 	"switchyard/ent/refund"
-	"switchyard/internal/tenancy"
 	"switchyard/payments/connector"
 	"switchyard/payments/errs"
 	"switchyard/payments/txn"
@@ -69,10 +68,7 @@ func ErrDisputeNotFound() *errs.Error {
 // principal names one (X-Profile-Id): another profile's dispute is not
 // found, like a foreign one. The merchant is scoped by the ent interceptor.
 func disputeScope(ctx context.Context) []predicate.Dispute {
-	if p, ok := tenancy.FromContext(ctx); ok && p.ProfileID != "" {
-		return []predicate.Dispute{dispute.ProfileID(p.ProfileID)}
-	}
-	return nil
+	return txn.InProfile(ctx, dispute.ProfileID)
 }
 
 // GetDispute returns a dispute of the merchant in ctx by its dispute_id.
@@ -175,23 +171,14 @@ func (s *Service) disputeViews(ctx context.Context, db *ent.Client, ds []*ent.Di
 		lost    []*ent.Dispute
 	)
 	err := s.db.RunReads(db, []func() error{
-		func() (err error) {
-			intents, err = db.PaymentIntent.Query().Where(paymentintent.IDIn(intentIDs...)).
-				Select(paymentintent.FieldID, paymentintent.FieldPaymentID, paymentintent.FieldAmountCaptured).All(ctx)
-			return err
-		},
-		func() (err error) {
-			refs, err = db.Refund.Query().
-				Where(refund.PaymentIntentIDIn(intentIDs...), refund.StatusEQ(refund.StatusSucceeded)).
-				Select(refund.FieldPaymentIntentID, refund.FieldAmount).All(ctx)
-			return err
-		},
-		func() (err error) {
-			lost, err = db.Dispute.Query().
-				Where(dispute.PaymentIntentIDIn(intentIDs...), dispute.DisputeStatusEQ(dispute.DisputeStatusDisputeLost)).
-				Select(dispute.FieldPaymentIntentID, dispute.FieldAmount).All(ctx)
-			return err
-		},
+		txn.ReadInto(ctx, &intents, db.PaymentIntent.Query().Where(paymentintent.IDIn(intentIDs...)).
+			Select(paymentintent.FieldID, paymentintent.FieldPaymentID, paymentintent.FieldAmountCaptured).All),
+		txn.ReadInto(ctx, &refs, db.Refund.Query().
+			Where(refund.PaymentIntentIDIn(intentIDs...), refund.StatusEQ(refund.StatusSucceeded)).
+			Select(refund.FieldPaymentIntentID, refund.FieldAmount).All),
+		txn.ReadInto(ctx, &lost, db.Dispute.Query().
+			Where(dispute.PaymentIntentIDIn(intentIDs...), dispute.DisputeStatusEQ(dispute.DisputeStatusDisputeLost)).
+			Select(dispute.FieldPaymentIntentID, dispute.FieldAmount).All),
 	})
 	if err != nil {
 		return nil, errs.Internal(err)

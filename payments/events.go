@@ -22,63 +22,30 @@ type Renderer interface {
 	Dispute(v *DisputeView) (json.RawMessage, error)
 }
 
-// paymentEventType is Hyperswitch's status → event mapping (docs/webhooks.md).
+// paymentEventType is Hyperswitch's status → event mapping (docs/webhooks.md):
+// a status with an event of its name (succeeded, failed, processing,
+// cancelled, cancelled_post_capture, expired) writes it, and these others.
 func paymentEventType(s paymentintent.Status) (event.EventType, bool) {
-	switch s {
-	case paymentintent.StatusSucceeded:
-		return event.EventTypePaymentSucceeded, true
-	case paymentintent.StatusFailed:
-		return event.EventTypePaymentFailed, true
-	case paymentintent.StatusProcessing:
-		return event.EventTypePaymentProcessing, true
-	case paymentintent.StatusRequiresCustomerAction, paymentintent.StatusRequiresMerchantAction:
-		return event.EventTypeActionRequired, true
-	case paymentintent.StatusCancelled:
-		return event.EventTypePaymentCancelled, true
-	case paymentintent.StatusCancelledPostCapture:
-		return event.EventTypePaymentCancelledPostCapture, true
-	case paymentintent.StatusRequiresCapture:
-		return event.EventTypePaymentAuthorized, true
-	case paymentintent.StatusPartiallyAuthorizedAndRequiresCapture:
-		return event.EventTypePaymentPartiallyAuthorized, true
-	case paymentintent.StatusPartiallyCaptured:
-		return event.EventTypePaymentCaptured, true
-	case paymentintent.StatusExpired:
-		return event.EventTypePaymentExpired, true
-	}
-	return "", false
+	return events.TypeOf("payment_", s, renamedPaymentEvents)
 }
 
+var renamedPaymentEvents = map[paymentintent.Status]event.EventType{
+	paymentintent.StatusRequiresCustomerAction:                event.EventTypeActionRequired,
+	paymentintent.StatusRequiresMerchantAction:                event.EventTypeActionRequired,
+	paymentintent.StatusRequiresCapture:                       event.EventTypePaymentAuthorized,
+	paymentintent.StatusPartiallyAuthorizedAndRequiresCapture: event.EventTypePaymentPartiallyAuthorized,
+	paymentintent.StatusPartiallyCaptured:                     event.EventTypePaymentCaptured,
+}
+
+// refundEventType: a succeeded or failed refund writes its event.
 func refundEventType(s refund.Status) (event.EventType, bool) {
-	switch s {
-	case refund.StatusSucceeded:
-		return event.EventTypeRefundSucceeded, true
-	case refund.StatusFailed:
-		return event.EventTypeRefundFailed, true
-	}
-	return "", false
+	return events.TypeOf("refund_", s, nil)
 }
 
 // disputeEventType maps each dispute status to its dispute_* event
-// (docs/webhooks.md: each dispute status → its event).
+// (docs/webhooks.md: each dispute status → its event, of the same name).
 func disputeEventType(s dispute.DisputeStatus) (event.EventType, bool) {
-	switch s {
-	case dispute.DisputeStatusDisputeOpened:
-		return event.EventTypeDisputeOpened, true
-	case dispute.DisputeStatusDisputeExpired:
-		return event.EventTypeDisputeExpired, true
-	case dispute.DisputeStatusDisputeAccepted:
-		return event.EventTypeDisputeAccepted, true
-	case dispute.DisputeStatusDisputeCancelled:
-		return event.EventTypeDisputeCancelled, true
-	case dispute.DisputeStatusDisputeChallenged:
-		return event.EventTypeDisputeChallenged, true
-	case dispute.DisputeStatusDisputeWon:
-		return event.EventTypeDisputeWon, true
-	case dispute.DisputeStatusDisputeLost:
-		return event.EventTypeDisputeLost, true
-	}
-	return "", false
+	return events.TypeOf("", s, nil)
 }
 
 // emitPaymentEvent writes the event a payment's new status maps to, and its
@@ -126,16 +93,22 @@ func (s *Service) emitRefundEvent(ctx context.Context, tx *ent.Tx, r *ent.Refund
 	if !ok || s.render == nil {
 		return nil
 	}
-	obj, err := s.render.Refund(r, pi.PaymentID)
+	return s.writeEventOf(ctx, tx, pi, func() (json.RawMessage, error) { return s.render.Refund(r, pi.PaymentID) },
+		events.Event{ProfileID: r.ProfileID, ObjectID: r.RefundID, Type: et, Class: event.EventClassRefunds,
+			ContentType: "refund_details", Status: string(r.Status)})
+}
+
+// writeEventOf writes e, the event of a row of payment pi, inside tx, with
+// its object as render makes it.
+func (s *Service) writeEventOf(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent,
+	render func() (json.RawMessage, error), e events.Event) error {
+	obj, err := render()
 	if err != nil {
 		return errs.Internal(err)
 	}
 	id := pi.ID
-	return s.events.Write(ctx, tx, events.Event{
-		ProfileID: r.ProfileID, ObjectID: r.RefundID, PaymentIntentID: &id,
-		Type: et, Class: event.EventClassRefunds, ContentType: "refund_details",
-		Status: string(r.Status), Object: obj,
-	})
+	e.PaymentIntentID, e.Object = &id, obj
+	return s.events.Write(ctx, tx, e)
 }
 
 // emitDisputeEvent writes the event of a dispute's status inside tx, its
@@ -151,14 +124,7 @@ func (s *Service) emitDisputeEvent(ctx context.Context, tx *ent.Tx, d *ent.Dispu
 	if err != nil {
 		return err
 	}
-	obj, err := s.render.Dispute(views[0])
-	if err != nil {
-		return errs.Internal(err)
-	}
-	id := pi.ID
-	return s.events.Write(ctx, tx, events.Event{
-		ProfileID: d.ProfileID, ObjectID: d.ID, PaymentIntentID: &id,
-		Type: et, Class: event.EventClassDisputes, ContentType: "dispute_details",
-		Status: string(d.DisputeStatus), Object: obj,
-	})
+	return s.writeEventOf(ctx, tx, pi, func() (json.RawMessage, error) { return s.render.Dispute(views[0]) },
+		events.Event{ProfileID: d.ProfileID, ObjectID: d.ID, Type: et, Class: event.EventClassDisputes,
+			ContentType: "dispute_details", Status: string(d.DisputeStatus)})
 }

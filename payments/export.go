@@ -9,7 +9,6 @@ import (
 	"switchyard/ent/paymentintent"
 	"switchyard/ent/predicate"
 	"switchyard/ent/schema/schematype"
-	"switchyard/internal/tenancy"
 	custs "switchyard/payments/customer"
 	"switchyard/payments/errs"
 	"switchyard/payments/txn"
@@ -120,37 +119,14 @@ func (s *Service) ExportPayments(ctx context.Context, f PaymentExportFilter, emi
 // exportPredicates turns f into the query's conditions; none reports a
 // filter that can match nothing (a customer_id the merchant has not).
 func (s *Service) exportPredicates(ctx context.Context, f PaymentExportFilter) (preds []predicate.PaymentIntent, none bool, err error) {
-	if p, ok := tenancy.FromContext(ctx); ok && p.ProfileID != "" {
-		preds = append(preds, paymentintent.ProfileID(p.ProfileID))
-	}
-	if len(f.Statuses) > 0 {
-		preds = append(preds, paymentintent.StatusIn(f.Statuses...))
-	}
-	if len(f.Currencies) > 0 {
-		currencies := make([]schematype.Currency, len(f.Currencies))
-		for i, c := range f.Currencies {
-			currencies[i] = schematype.Currency(c)
-		}
-		preds = append(preds, paymentintent.CurrencyIn(currencies...))
-	}
-	if len(f.Connectors) > 0 {
-		preds = append(preds, paymentintent.ConnectorIn(f.Connectors...))
-	}
-	if f.AmountGTE != nil {
-		preds = append(preds, paymentintent.AmountGTE(*f.AmountGTE))
-	}
-	if f.AmountLTE != nil {
-		preds = append(preds, paymentintent.AmountLTE(*f.AmountLTE))
-	}
-	if f.CreatedGTE != nil {
-		preds = append(preds, paymentintent.CreatedAtGTE(*f.CreatedGTE))
-	}
-	if f.CreatedLT != nil {
-		preds = append(preds, paymentintent.CreatedAtLT(*f.CreatedLT))
-	}
-	if f.PaymentID != nil {
-		preds = append(preds, paymentintent.PaymentID(*f.PaymentID))
-	}
+	preds = txn.WhereIn(txn.InProfile(ctx, paymentintent.ProfileID), f.Statuses, paymentintent.StatusIn)
+	preds = txn.WhereIn(preds, txn.Enums[schematype.Currency](f.Currencies), paymentintent.CurrencyIn)
+	preds = txn.WhereIn(preds, f.Connectors, paymentintent.ConnectorIn)
+	preds = txn.WhereIf(preds, f.AmountGTE, paymentintent.AmountGTE)
+	preds = txn.WhereIf(preds, f.AmountLTE, paymentintent.AmountLTE)
+	preds = txn.WhereIf(preds, f.CreatedGTE, paymentintent.CreatedAtGTE)
+	preds = txn.WhereIf(preds, f.CreatedLT, paymentintent.CreatedAtLT)
+	preds = txn.WhereIf(preds, f.PaymentID, paymentintent.PaymentID)
 	if f.CustomerID != nil {
 		c, err := s.db.Client.Customer.Query().Where(customer.CustomerID(*f.CustomerID)).Select(customer.FieldID).Only(ctx)
 		if ent.IsNotFound(err) {

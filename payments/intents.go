@@ -9,7 +9,6 @@ import (
 	"switchyard/ent/paymentintent"
 	"switchyard/ent/schema/schematype"
 	"switchyard/internal/ids"
-	"switchyard/internal/tenancy"
 	"switchyard/payments/errs"
 	"switchyard/payments/txn"
 )
@@ -210,20 +209,11 @@ func (s *Service) createRefused(ctx context.Context, ref *IdempotencyRef, err er
 // pending, never with a new one. The same key with another request is 422,
 // as it is while the Redis record lives.
 func (s *Service) paymentOfKey(ctx context.Context, ref *IdempotencyRef) (*PaymentView, error) {
-	if ref == nil {
-		return nil, nil
-	}
-	pi, err := s.db.Client.PaymentIntent.Query().Where(paymentintent.IdempotencyKey(ref.Key)).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, errs.Internal(err)
-	}
-	p, _ := tenancy.FromContext(ctx)
-	if pi.IdempotencyFingerprint == nil || *pi.IdempotencyFingerprint != ref.Fingerprint ||
-		(p.ProfileID != "" && p.ProfileID != pi.ProfileID) {
-		return nil, errs.IdempotencyMismatch()
+	pi, err := txn.KeyedRow(ctx, ref, func(key string) (*ent.PaymentIntent, error) {
+		return s.db.Client.PaymentIntent.Query().Where(paymentintent.IdempotencyKey(key)).Only(ctx)
+	}, func(pi *ent.PaymentIntent) (*string, string) { return pi.IdempotencyFingerprint, pi.ProfileID })
+	if pi == nil || err != nil {
+		return nil, err
 	}
 	if err := s.syncPayment(ctx, pi, s.recoveryAfter); err != nil {
 		return nil, err

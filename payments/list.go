@@ -11,8 +11,8 @@ import (
 	"switchyard/ent/customer"
 	"switchyard/ent/paymentintent"
 	"switchyard/ent/predicate"
-	"switchyard/internal/tenancy"
 	"switchyard/payments/errs"
+	"switchyard/payments/txn"
 	"switchyard/payments/validate"
 )
 
@@ -95,10 +95,7 @@ type listQuery struct {
 // unknown cursor is 404 whatever the other filters select, then the
 // customer) into the list's predicates.
 func (s *Service) listWhere(ctx context.Context, f PaymentListFilter) (listQuery, error) {
-	var w listQuery
-	if p, ok := tenancy.FromContext(ctx); ok && p.ProfileID != "" {
-		w.preds = append(w.preds, paymentintent.ProfileID(p.ProfileID))
-	}
+	w := listQuery{preds: txn.InProfile(ctx, paymentintent.ProfileID)}
 	for _, cursor := range []struct {
 		id     *string
 		before bool

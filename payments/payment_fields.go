@@ -73,13 +73,6 @@ func (s *Service) setCustomer(ctx context.Context, tx *ent.Tx, upd *ent.PaymentI
 	return nil
 }
 
-// setIf sets a member that was given.
-func setIf[T any](v *T, set func(T)) {
-	if v != nil {
-		set(*v)
-	}
-}
-
 // setFields writes the given members into the mutation of a payment being
 // created or updated (one statement either way). What needs the database
 // comes first, in this order: the customer, then the checks that a
@@ -140,9 +133,7 @@ func checkAttemptOf(ctx context.Context, tx *ent.Tx, paymentRowID string, c *Act
 // setCustomer writes), and the status the payment moves to
 // (statusAfterFields). createdAt and status are the payment's as it stands.
 func writeFields(upd *ent.PaymentIntentMutation, createdAt time.Time, status paymentintent.Status, f *PaymentFields) {
-	writeSettings(upd, f)
-	writeValues(upd, f)
-	writeDocuments(upd, f)
+	writeGiven(upd, f)
 	if f.SessionExpiry != nil {
 		upd.SetSessionExpiry(*f.SessionExpiry)
 		upd.SetExpiresOn(createdAt.Add(time.Duration(*f.SessionExpiry) * time.Second))
@@ -175,108 +166,57 @@ func statusAfterFields(status paymentintent.Status, f *PaymentFields) (paymentin
 	return status, false
 }
 
-// writeSettings sets the members that are one of a closed set.
-func writeSettings(upd *ent.PaymentIntentMutation, f *PaymentFields) {
-	if f.CaptureMethod != nil {
-		upd.SetCaptureMethod(paymentintent.CaptureMethod(*f.CaptureMethod))
-	}
-	if f.AuthenticationType != nil {
-		upd.SetAuthenticationType(paymentintent.AuthenticationType(*f.AuthenticationType))
-	}
-	if f.SetupFutureUsage != nil {
-		upd.SetSetupFutureUsage(paymentintent.SetupFutureUsage(*f.SetupFutureUsage))
-	}
-	if f.PaymentType != nil {
-		upd.SetPaymentType(paymentintent.PaymentType(*f.PaymentType))
-	}
-	if f.CustomerPresent != nil {
-		upd.SetCustomerPresent(paymentintent.CustomerPresent(*f.CustomerPresent))
-	}
-	if f.ApplyMitExemption != nil {
-		upd.SetApplyMitExemption(paymentintent.ApplyMitExemption(*f.ApplyMitExemption))
-	}
-	if f.PaymentLinkEnabled != nil {
-		upd.SetPaymentLinkEnabled(paymentintent.PaymentLinkEnabled(*f.PaymentLinkEnabled))
-	}
-	if f.SplitTxnsEnabled != nil {
-		upd.SetSplitTxnsEnabled(paymentintent.SplitTxnsEnabled(*f.SplitTxnsEnabled))
-	}
-	if f.RequestIncrementalAuthorization != nil {
-		upd.SetRequestIncrementalAuthorization(paymentintent.RequestIncrementalAuthorization(*f.RequestIncrementalAuthorization))
-	}
-	if f.RequestExternalThreeDSAuthentication != nil {
-		upd.SetRequestExternalThreeDsAuthentication(paymentintent.RequestExternalThreeDsAuthentication(*f.RequestExternalThreeDSAuthentication))
-	}
-	if f.ExternalTaxCalculation != nil {
-		upd.SetExternalTaxCalculation(paymentintent.ExternalTaxCalculation(*f.ExternalTaxCalculation))
-	}
-	if f.SurchargeCalculation != nil {
-		upd.SetSurchargeCalculation(paymentintent.SurchargeCalculation(*f.SurchargeCalculation))
-	}
-}
+// writeGiven sets the members given as they are: first those that are one
+// of a closed set, then the values, then the JSON documents (each replaces
+// the old value, as the spec says).
+func writeGiven(upd *ent.PaymentIntentMutation, f *PaymentFields) {
+	txn.SetAs(f.CaptureMethod, upd.SetCaptureMethod)
+	txn.SetAs(f.AuthenticationType, upd.SetAuthenticationType)
+	txn.SetAs(f.SetupFutureUsage, upd.SetSetupFutureUsage)
+	txn.SetAs(f.PaymentType, upd.SetPaymentType)
+	txn.SetAs(f.CustomerPresent, upd.SetCustomerPresent)
+	txn.SetAs(f.ApplyMitExemption, upd.SetApplyMitExemption)
+	txn.SetAs(f.PaymentLinkEnabled, upd.SetPaymentLinkEnabled)
+	txn.SetAs(f.SplitTxnsEnabled, upd.SetSplitTxnsEnabled)
+	txn.SetAs(f.RequestIncrementalAuthorization, upd.SetRequestIncrementalAuthorization)
+	txn.SetAs(f.RequestExternalThreeDSAuthentication, upd.SetRequestExternalThreeDsAuthentication)
+	txn.SetAs(f.ExternalTaxCalculation, upd.SetExternalTaxCalculation)
+	txn.SetAs(f.SurchargeCalculation, upd.SetSurchargeCalculation)
 
-// writeValues sets the members kept as they are given.
-func writeValues(upd *ent.PaymentIntentMutation, f *PaymentFields) {
-	if f.AmountToCapture != nil {
-		upd.SetAmountToCapture(*f.AmountToCapture)
-	}
-	if f.MerchantReferenceID != nil {
-		upd.SetMerchantReferenceID(*f.MerchantReferenceID)
-	}
-	setIf(f.MandateID, upd.SetMandateID)
-	setIf(f.CaptureOn, upd.SetCaptureOn)
-	setIf(f.Description, upd.SetDescription)
-	setIf(f.ReturnURL, upd.SetReturnURL)
-	setIf(f.StatementDescriptor, upd.SetStatementDescriptor)
-	setIf(f.IntentStatementDescriptor, upd.SetStatementDescriptor)
-	setIf(f.StatementDescriptorSuffix, upd.SetStatementDescriptorSuffix)
-	setIf(f.MerchantOrderReferenceID, upd.SetMerchantOrderReferenceID)
-	setIf(f.OffSession, upd.SetOffSession)
-	setIf(f.ShippingCost, upd.SetShippingCost)
-	setIf(f.OrderTaxAmount, upd.SetOrderTaxAmount)
-	setIf(f.SurchargeAmount, upd.SetSurchargeAmount)
-	setIf(f.TaxOnSurcharge, upd.SetTaxOnSurcharge)
-	setIf(f.BusinessCountry, upd.SetBusinessCountry)
-	setIf(f.BusinessLabel, upd.SetBusinessLabel)
-	setIf(f.BusinessSubLabel, upd.SetBusinessSubLabel)
-	setIf(f.EnablePartialAuthorization, upd.SetEnablePartialAuthorization)
-	setIf(f.RequestExtendedAuthorization, upd.SetRequestExtendedAuthorization)
-	setIf(f.EnableOvercapture, upd.SetEnableOvercapture)
-	setIf(f.Force3DSChallenge, upd.SetForce3dsChallenge)
-	setIf(f.IsIframeRedirectionEnabled, upd.SetIsIframeRedirectionEnabled)
-	setIf(f.RoutingAlgorithmID, upd.SetRoutingAlgorithmID)
-}
+	txn.SetIf(f.AmountToCapture, upd.SetAmountToCapture)
+	txn.SetIf(f.MerchantReferenceID, upd.SetMerchantReferenceID)
+	txn.SetIf(f.MandateID, upd.SetMandateID)
+	txn.SetIf(f.CaptureOn, upd.SetCaptureOn)
+	txn.SetIf(f.Description, upd.SetDescription)
+	txn.SetIf(f.ReturnURL, upd.SetReturnURL)
+	txn.SetIf(f.StatementDescriptor, upd.SetStatementDescriptor)
+	txn.SetIf(f.IntentStatementDescriptor, upd.SetStatementDescriptor)
+	txn.SetIf(f.StatementDescriptorSuffix, upd.SetStatementDescriptorSuffix)
+	txn.SetIf(f.MerchantOrderReferenceID, upd.SetMerchantOrderReferenceID)
+	txn.SetIf(f.OffSession, upd.SetOffSession)
+	txn.SetIf(f.ShippingCost, upd.SetShippingCost)
+	txn.SetIf(f.OrderTaxAmount, upd.SetOrderTaxAmount)
+	txn.SetIf(f.SurchargeAmount, upd.SetSurchargeAmount)
+	txn.SetIf(f.TaxOnSurcharge, upd.SetTaxOnSurcharge)
+	txn.SetIf(f.BusinessCountry, upd.SetBusinessCountry)
+	txn.SetIf(f.BusinessLabel, upd.SetBusinessLabel)
+	txn.SetIf(f.BusinessSubLabel, upd.SetBusinessSubLabel)
+	txn.SetIf(f.EnablePartialAuthorization, upd.SetEnablePartialAuthorization)
+	txn.SetIf(f.RequestExtendedAuthorization, upd.SetRequestExtendedAuthorization)
+	txn.SetIf(f.EnableOvercapture, upd.SetEnableOvercapture)
+	txn.SetIf(f.Force3DSChallenge, upd.SetForce3dsChallenge)
+	txn.SetIf(f.IsIframeRedirectionEnabled, upd.SetIsIframeRedirectionEnabled)
+	txn.SetIf(f.RoutingAlgorithmID, upd.SetRoutingAlgorithmID)
 
-// writeDocuments sets the members kept as JSON: each replaces the old
-// value, as the spec says.
-func writeDocuments(upd *ent.PaymentIntentMutation, f *PaymentFields) {
-	if f.Metadata != nil {
-		upd.SetMetadata(f.Metadata)
-	}
-	if f.ConnectorMetadata != nil {
-		upd.SetConnectorMetadata(f.ConnectorMetadata)
-	}
-	if f.FeatureMetadata != nil {
-		upd.SetFeatureMetadata(f.FeatureMetadata)
-	}
-	if f.FrmMetadata != nil {
-		upd.SetFrmMetadata(f.FrmMetadata)
-	}
-	if f.PaymentLinkConfig != nil {
-		upd.SetPaymentLinkConfig(f.PaymentLinkConfig)
-	}
-	if f.Billing != nil {
-		upd.SetBilling(f.Billing)
-	}
-	if f.Shipping != nil {
-		upd.SetShipping(f.Shipping)
-	}
-	if f.OrderDetails != nil {
-		upd.SetOrderDetails(f.OrderDetails)
-	}
-	if f.AllowedPaymentMethodTypes != nil {
-		upd.SetAllowedPaymentMethodTypes(f.AllowedPaymentMethodTypes)
-	}
+	txn.SetGiven(f.Metadata, upd.SetMetadata)
+	txn.SetGiven(f.ConnectorMetadata, upd.SetConnectorMetadata)
+	txn.SetGiven(f.FeatureMetadata, upd.SetFeatureMetadata)
+	txn.SetGiven(f.FrmMetadata, upd.SetFrmMetadata)
+	txn.SetGiven(f.PaymentLinkConfig, upd.SetPaymentLinkConfig)
+	txn.SetGiven(f.Billing, upd.SetBilling)
+	txn.SetGiven(f.Shipping, upd.SetShipping)
+	txn.SetGiven(f.OrderDetails, upd.SetOrderDetails)
+	txn.SetGiven(f.AllowedPaymentMethodTypes, upd.SetAllowedPaymentMethodTypes)
 	if f.Mandate != nil {
 		upd.SetMandateData(f.Mandate.AsMap())
 	}

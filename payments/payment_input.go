@@ -14,6 +14,7 @@ import (
 	"switchyard/ent/schema/schematype"
 	"switchyard/payments/customer"
 	"switchyard/payments/errs"
+	"switchyard/payments/txn"
 	"switchyard/payments/validate"
 )
 
@@ -118,26 +119,18 @@ type PaymentInput struct {
 	Idempotency *IdempotencyRef
 }
 
-// IdempotencyRef is a request's Idempotency-Key (scoped to the merchant)
-// and the keyed fingerprint of the request it was first used with.
-type IdempotencyRef struct {
-	Key         string
-	Fingerprint string
-}
-
-type idempotencyRefKey struct{}
+// IdempotencyRef is a request's Idempotency-Key and its request's
+// fingerprint (txn.IdempotencyRef).
+type IdempotencyRef = txn.IdempotencyRef
 
 // WithIdempotencyRef is ctx for an operation running under ref: what it
 // creates may be bound to the key.
 func WithIdempotencyRef(ctx context.Context, ref *IdempotencyRef) context.Context {
-	return context.WithValue(ctx, idempotencyRefKey{}, ref)
+	return txn.WithIdempotencyRef(ctx, ref)
 }
 
 // IdempotencyRefFrom is the key the operation of ctx runs under, if any.
-func IdempotencyRefFrom(ctx context.Context) *IdempotencyRef {
-	ref, _ := ctx.Value(idempotencyRefKey{}).(*IdempotencyRef)
-	return ref
-}
+func IdempotencyRefFrom(ctx context.Context) *IdempotencyRef { return txn.IdempotencyRefFrom(ctx) }
 
 // PaymentPatch updates a payment before it is confirmed.
 type PaymentPatch struct {

@@ -11,11 +11,11 @@ import (
 	"switchyard/ent"
 	"switchyard/ent/merchantaccount"
 	"switchyard/ent/paymentintent"
-	"switchyard/ent/predicate"
 	"switchyard/ent/schema/schematype"
 	"switchyard/internal/ids"
 	"switchyard/internal/tenancy"
 	"switchyard/payments/errs"
+	"switchyard/payments/txn"
 )
 
 // Payment links (Hyperswitch's): a payment created with payment_link: true
@@ -281,10 +281,7 @@ type PaymentLinkView struct {
 // GetPaymentLink is the link of the caller's merchant with id linkID;
 // another merchant's is not found.
 func (s *Service) GetPaymentLink(ctx context.Context, linkID string) (*PaymentLinkView, error) {
-	where := []predicate.PaymentIntent{paymentintent.PaymentLinkID(linkID)}
-	if p, ok := tenancy.FromContext(ctx); ok && p.ProfileID != "" {
-		where = append(where, paymentintent.ProfileID(p.ProfileID))
-	}
+	where := txn.InProfile(ctx, paymentintent.ProfileID, paymentintent.PaymentLinkID(linkID))
 	pi, err := s.db.Client.PaymentIntent.Query().Where(where...).Only(ctx)
 	if ent.IsNotFound(err) || (err == nil && pi.PaymentLink == nil) {
 		return nil, errPaymentLinkNotFound()

@@ -58,10 +58,7 @@ func (s *Service) RecoverStranded(ctx context.Context, after time.Duration, limi
 
 func (s *Service) recoverAttempts(ctx context.Context, cutoff time.Time, limit int) (int, error) {
 	atts, err := s.strandedAttempts(ctx, paymentattempt.StatusPending, cutoff, limit)
-	if err != nil {
-		return 0, err
-	}
-	return connectorcall.RecoverEach(ctx, atts, attemptMerchant, attemptID, func(ctx context.Context, att *ent.PaymentAttempt) (bool, error) {
+	return connectorcall.RecoverEach(ctx, atts, err, attemptKey, func(ctx context.Context, att *ent.PaymentAttempt) (bool, error) {
 		pi, err := s.db.Client.PaymentIntent.Get(ctx, att.PaymentIntentID)
 		if err != nil {
 			return false, errs.Internal(err)
@@ -72,89 +69,76 @@ func (s *Service) recoverAttempts(ctx context.Context, cutoff time.Time, limit i
 
 func (s *Service) recoverVoids(ctx context.Context, cutoff time.Time, limit int) (int, error) {
 	atts, err := s.strandedAttempts(ctx, paymentattempt.StatusVoidInitiated, cutoff, limit)
-	if err != nil {
-		return 0, err
-	}
-	return connectorcall.RecoverEach(ctx, atts, attemptMerchant, attemptID, func(ctx context.Context, att *ent.PaymentAttempt) (bool, error) {
-		pi, mca, err := s.callTarget(ctx, att)
-		if err != nil {
-			return false, err
-		}
-		v := voidCall{pi: pi, att: att, mca: mca}
-		call := s.voidCall(&v, pi.PaymentID, nil)
-		return call.Recover(ctx, s.db)
-	})
+	return connectorcall.RecoverEach(ctx, atts, err, attemptKey, recoverOn(s,
+		func(att *ent.PaymentAttempt) string { return att.ID },
+		func(t callTarget, _ *ent.PaymentAttempt) connectorcall.Call[*connector.PaymentResult] {
+			return s.voidCall(&voidCall{callTarget: t}, t.pi.PaymentID, nil)
+		}))
 }
 
 func (s *Service) recoverCaptures(ctx context.Context, cutoff time.Time, limit int) (int, error) {
 	cps, err := s.db.Client.Capture.Query().
 		Where(capture.StatusEQ(capture.StatusPending), capture.ModifiedAtLT(cutoff)).
 		Order(ent.Asc(capture.FieldModifiedAt)).Limit(limit).All(ctx)
-	if err != nil {
-		return 0, errs.Internal(err)
-	}
-	return connectorcall.RecoverEach(ctx, cps, func(c *ent.Capture) string { return c.MerchantID }, func(c *ent.Capture) string { return c.ID },
-		func(ctx context.Context, cp *ent.Capture) (bool, error) {
-			r := captureReservation{cp: cp}
-			if err := s.loadCallTarget(ctx, cp.AuthorizedAttemptID, &r.pi, &r.att, &r.mca); err != nil {
-				return false, err
-			}
-			call := s.captureCall(&captureCall{paymentID: r.pi.PaymentID, r: &r})
-			return call.Recover(ctx, s.db)
-		})
+	return connectorcall.RecoverEach(ctx, cps, err, func(c *ent.Capture) (string, string) { return c.MerchantID, c.ID },
+		recoverOn(s, func(cp *ent.Capture) string { return cp.AuthorizedAttemptID },
+			func(t callTarget, cp *ent.Capture) connectorcall.Call[*connector.CaptureResult] {
+				return s.captureCall(&captureCall{paymentID: t.pi.PaymentID, r: &captureReservation{callTarget: t, cp: cp}})
+			}))
 }
 
 func (s *Service) recoverRefunds(ctx context.Context, cutoff time.Time, limit int) (int, error) {
 	refs, err := s.db.Client.Refund.Query().
 		Where(refund.StatusEQ(refund.StatusPending), refund.ModifiedAtLT(cutoff)).
 		Order(ent.Asc(refund.FieldModifiedAt)).Limit(limit).All(ctx)
-	if err != nil {
-		return 0, errs.Internal(err)
-	}
-	return connectorcall.RecoverEach(ctx, refs, func(r *ent.Refund) string { return r.MerchantID }, func(r *ent.Refund) string { return r.ID },
-		func(ctx context.Context, ref *ent.Refund) (bool, error) {
-			r := refundCall{ref: ref}
-			if err := s.loadCallTarget(ctx, ref.AttemptID, &r.pi, &r.att, &r.mca); err != nil {
-				return false, err
-			}
-			call := s.refundCall(&r, r.pi.PaymentID)
-			return call.Recover(ctx, s.db)
-		})
+	return connectorcall.RecoverEach(ctx, refs, err, func(r *ent.Refund) (string, string) { return r.MerchantID, r.ID },
+		recoverOn(s, func(ref *ent.Refund) string { return ref.AttemptID },
+			func(t callTarget, ref *ent.Refund) connectorcall.Call[*connector.RefundResult] {
+				return s.refundCall(&refundCall{callTarget: t, ref: ref}, t.pi.PaymentID)
+			}))
 }
 
 func (s *Service) strandedAttempts(ctx context.Context, status paymentattempt.Status, cutoff time.Time, limit int) ([]*ent.PaymentAttempt, error) {
-	atts, err := s.db.Client.PaymentAttempt.Query().
+	return s.db.Client.PaymentAttempt.Query().
 		Where(paymentattempt.StatusEQ(status), paymentattempt.ModifiedAtLT(cutoff)).
 		Order(ent.Asc(paymentattempt.FieldModifiedAt)).Limit(limit).All(ctx)
-	if err != nil {
-		return nil, errs.Internal(err)
-	}
-	return atts, nil
 }
 
-func attemptMerchant(a *ent.PaymentAttempt) string { return a.MerchantID }
-func attemptID(a *ent.PaymentAttempt) string       { return a.ID }
+func attemptKey(a *ent.PaymentAttempt) (string, string) { return a.MerchantID, a.ID }
 
-// loadCallTarget reads what the recovery of a call about the attempt
-// attemptID needs: the attempt, its payment and its connector account.
-func (s *Service) loadCallTarget(ctx context.Context, attemptID string,
-	pi **ent.PaymentIntent, att **ent.PaymentAttempt, mca **ent.MerchantConnectorAccount) (err error) {
-	if *att, err = s.db.Client.PaymentAttempt.Get(ctx, attemptID); err != nil {
-		return errs.Internal(err)
-	}
-	*pi, *mca, err = s.callTarget(ctx, *att)
-	return err
+// callTarget is what a connector call about an attempt acts on: the
+// attempt, its payment and the connector account it was sent to.
+type callTarget struct {
+	pi  *ent.PaymentIntent
+	att *ent.PaymentAttempt
+	mca *ent.MerchantConnectorAccount
 }
 
-// callTarget is the payment of att and the connector account it was sent
-// to.
-func (s *Service) callTarget(ctx context.Context, att *ent.PaymentAttempt) (*ent.PaymentIntent, *ent.MerchantConnectorAccount, error) {
-	pi, err := s.db.Client.PaymentIntent.Get(ctx, att.PaymentIntentID)
-	if err != nil {
-		return nil, nil, errs.Internal(err)
+// recoverOn is the recover step of a stranded row whose call is about an
+// attempt (attemptOf): it loads the attempt's call target, makes the row's
+// call of it (callOf) and recovers that call.
+func recoverOn[T, R any](s *Service, attemptOf func(T) string,
+	callOf func(callTarget, T) connectorcall.Call[R]) func(context.Context, T) (bool, error) {
+	return func(ctx context.Context, row T) (bool, error) {
+		t, err := s.loadCallTarget(ctx, attemptOf(row))
+		if err != nil {
+			return false, err
+		}
+		call := callOf(t, row)
+		return call.Recover(ctx, s.db)
 	}
-	mca, err := s.accountOfAttempt(ctx, att)
-	return pi, mca, err
+}
+
+// loadCallTarget reads the call target of the attempt attemptID.
+func (s *Service) loadCallTarget(ctx context.Context, attemptID string) (t callTarget, err error) {
+	if t.att, err = s.db.Client.PaymentAttempt.Get(ctx, attemptID); err != nil {
+		return t, errs.Internal(err)
+	}
+	if t.pi, err = s.db.Client.PaymentIntent.Get(ctx, t.att.PaymentIntentID); err != nil {
+		return t, errs.Internal(err)
+	}
+	t.mca, err = s.accountOfAttempt(ctx, t.att)
+	return t, err
 }
 
 // accountOfAttempt is the connector account att was sent to.
@@ -211,6 +195,26 @@ func (s *Service) syncAttempt(ctx context.Context, pi *ent.PaymentIntent, att *e
 		return false, err
 	}
 	return true, nil
+}
+
+// lockPending starts the settle step of a call about the row id (a
+// capture's, a refund's), inside tx: it locks the payment, then reads the
+// row (get). A row no longer pending under the lock was settled already
+// (by recovery, or by the call this answer belongs to): late says so, and
+// the answer changes nothing twice (lateAnswer).
+func lockPending[T any](ctx context.Context, s *Service, tx *ent.Tx, paymentID, kind, id string, callErr error,
+	get func(context.Context, string) (*T, error), pending func(*T) bool) (pi *ent.PaymentIntent, row *T, late bool, err error) {
+	if pi, err = s.lockPayment(ctx, tx, paymentID); err != nil {
+		return nil, nil, false, err
+	}
+	if row, err = get(ctx, id); err != nil {
+		return nil, nil, false, errs.Internal(err)
+	}
+	if !pending(row) {
+		lateAnswer(ctx, kind, id, callErr)
+		return pi, row, true, nil
+	}
+	return pi, row, false, nil
 }
 
 // lateAnswer logs a connector's answer that came after the row it answers

@@ -12,7 +12,6 @@ import (
 	"switchyard/ent/refund"
 	"switchyard/ent/schema/schematype"
 	"switchyard/internal/ids"
-	"switchyard/internal/tenancy"
 	"switchyard/payments/connector"
 	"switchyard/payments/connectorcall"
 	"switchyard/payments/errs"
@@ -47,11 +46,7 @@ const maxRefundReason = 255
 // refundWhere finds a refund by its refund_id, within the caller's profile
 // when the principal names one (another profile's refund is not found).
 func refundWhere(ctx context.Context, refundID string) []predicate.Refund {
-	where := []predicate.Refund{refund.RefundID(refundID)}
-	if p, ok := tenancy.FromContext(ctx); ok && p.ProfileID != "" {
-		where = append(where, refund.ProfileID(p.ProfileID))
-	}
-	return where
+	return txn.InProfile(ctx, refund.ProfileID, refund.RefundID(refundID))
 }
 
 func errRefundNotFound() *errs.Error {
@@ -115,9 +110,7 @@ func checkRefundInput(ctx context.Context, in RefundInput) error {
 // refundCall is what a refund's connector call needs: the pending refund,
 // the payment's attempt it refunds, and the attempt's connector account.
 type refundCall struct {
-	pi  *ent.PaymentIntent
-	att *ent.PaymentAttempt
-	mca *ent.MerchantConnectorAccount
+	callTarget
 	ref *ent.Refund
 }
 
@@ -264,17 +257,10 @@ func decideRefundAnswer(res *connector.RefundResult, callErr error) refundDecisi
 // was settled already: the answer changes nothing twice.
 func (s *Service) settleRefund(ctx context.Context, tx *ent.Tx, paymentID, refundRowID string,
 	res *connector.RefundResult, callErr error) (*ent.Refund, error) {
-	pi, err := s.lockPayment(ctx, tx, paymentID)
-	if err != nil {
-		return nil, err
-	}
-	ref, err := tx.Refund.Get(ctx, refundRowID)
-	if err != nil {
-		return nil, errs.Internal(err)
-	}
-	if ref.Status != refund.StatusPending {
-		lateAnswer(ctx, "refund", ref.ID, callErr)
-		return ref, nil
+	pi, ref, late, err := lockPending(ctx, s, tx, paymentID, "refund", refundRowID, callErr, tx.Refund.Get,
+		func(r *ent.Refund) bool { return r.Status == refund.StatusPending })
+	if late || err != nil {
+		return ref, err
 	}
 	d := decideRefundAnswer(res, callErr)
 	upd := ref.Update()

@@ -14,41 +14,36 @@ import (
 // requires_payment_method before any attempt exists, and the capture-driven
 // partial states that a capture's answer decides (decideCaptureAnswer).
 func intentStatusOf(a paymentattempt.Status) paymentintent.Status {
-	switch a {
-	case paymentattempt.StatusCharged, paymentattempt.StatusAutoRefunded:
-		return paymentintent.StatusSucceeded
-	case paymentattempt.StatusConfirmationAwaited:
-		return paymentintent.StatusRequiresConfirmation
-	case paymentattempt.StatusPaymentMethodAwaited:
-		return paymentintent.StatusRequiresPaymentMethod
-	case paymentattempt.StatusAuthorized:
-		return paymentintent.StatusRequiresCapture
-	case paymentattempt.StatusAuthenticationPending, paymentattempt.StatusDeviceDataCollectionPending:
-		return paymentintent.StatusRequiresCustomerAction
-	case paymentattempt.StatusUnresolved:
-		return paymentintent.StatusRequiresMerchantAction
-	case paymentattempt.StatusIntegrityFailure:
-		return paymentintent.StatusConflicted
-	case paymentattempt.StatusPartialCharged:
-		return paymentintent.StatusPartiallyCaptured
-	case paymentattempt.StatusPartialChargedAndChargeable:
-		return paymentintent.StatusPartiallyCapturedAndCapturable
-	case paymentattempt.StatusPartiallyAuthorized:
-		return paymentintent.StatusPartiallyAuthorizedAndRequiresCapture
-	case paymentattempt.StatusVoided:
-		return paymentintent.StatusCancelled
-	case paymentattempt.StatusVoidedPostCharge:
-		return paymentintent.StatusCancelledPostCapture
-	case paymentattempt.StatusExpired:
-		return paymentintent.StatusExpired
-	case paymentattempt.StatusAuthenticationFailed, paymentattempt.StatusAuthorizationFailed,
-		paymentattempt.StatusVoidFailed, paymentattempt.StatusRouterDeclined,
-		paymentattempt.StatusCaptureFailed, paymentattempt.StatusFailure:
-		return paymentintent.StatusFailed
-	default: // started, authentication_successful, authorizing, cod_initiated,
-		// void_initiated, capture_initiated, pending
-		return paymentintent.StatusProcessing
+	if s, ok := intentStatusOfAttempt[a]; ok {
+		return s
 	}
+	// started, authentication_successful, authorizing, cod_initiated,
+	// void_initiated, capture_initiated, pending
+	return paymentintent.StatusProcessing
+}
+
+var intentStatusOfAttempt = map[paymentattempt.Status]paymentintent.Status{
+	paymentattempt.StatusCharged:                     paymentintent.StatusSucceeded,
+	paymentattempt.StatusAutoRefunded:                paymentintent.StatusSucceeded,
+	paymentattempt.StatusConfirmationAwaited:         paymentintent.StatusRequiresConfirmation,
+	paymentattempt.StatusPaymentMethodAwaited:        paymentintent.StatusRequiresPaymentMethod,
+	paymentattempt.StatusAuthorized:                  paymentintent.StatusRequiresCapture,
+	paymentattempt.StatusAuthenticationPending:       paymentintent.StatusRequiresCustomerAction,
+	paymentattempt.StatusDeviceDataCollectionPending: paymentintent.StatusRequiresCustomerAction,
+	paymentattempt.StatusUnresolved:                  paymentintent.StatusRequiresMerchantAction,
+	paymentattempt.StatusIntegrityFailure:            paymentintent.StatusConflicted,
+	paymentattempt.StatusPartialCharged:              paymentintent.StatusPartiallyCaptured,
+	paymentattempt.StatusPartialChargedAndChargeable: paymentintent.StatusPartiallyCapturedAndCapturable,
+	paymentattempt.StatusPartiallyAuthorized:         paymentintent.StatusPartiallyAuthorizedAndRequiresCapture,
+	paymentattempt.StatusVoided:                      paymentintent.StatusCancelled,
+	paymentattempt.StatusVoidedPostCharge:            paymentintent.StatusCancelledPostCapture,
+	paymentattempt.StatusExpired:                     paymentintent.StatusExpired,
+	paymentattempt.StatusAuthenticationFailed:        paymentintent.StatusFailed,
+	paymentattempt.StatusAuthorizationFailed:         paymentintent.StatusFailed,
+	paymentattempt.StatusVoidFailed:                  paymentintent.StatusFailed,
+	paymentattempt.StatusRouterDeclined:              paymentintent.StatusFailed,
+	paymentattempt.StatusCaptureFailed:               paymentintent.StatusFailed,
+	paymentattempt.StatusFailure:                     paymentintent.StatusFailed,
 }
 
 // manualRetryAllowed is Hyperswitch's is_manual_retry_allowed: whether the

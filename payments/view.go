@@ -17,6 +17,7 @@ import (
 	"switchyard/internal/tenancy"
 	"switchyard/payments/connector"
 	"switchyard/payments/errs"
+	"switchyard/payments/txn"
 )
 
 // PaymentView is a payment with everything its wire record shows. REST and
@@ -167,11 +168,7 @@ func (v *PaymentView) NetAmount() int64 { return netAmount(v.Intent) }
 // and only in the caller's profile when the principal names one
 // (X-Profile-Id): another profile's payment is not found, like a foreign id.
 func paymentWhere(ctx context.Context, paymentID string) []predicate.PaymentIntent {
-	where := []predicate.PaymentIntent{paymentintent.PaymentID(paymentID)}
-	if p, ok := tenancy.FromContext(ctx); ok && p.ProfileID != "" {
-		where = append(where, paymentintent.ProfileID(p.ProfileID))
-	}
-	return where
+	return txn.InProfile(ctx, paymentintent.ProfileID, paymentintent.PaymentID(paymentID))
 }
 
 func errPaymentNotFound() *errs.Error {
@@ -225,38 +222,20 @@ type nestedRecords struct {
 // the customers with row ids customerIDs, oldest first.
 func (n *nestedRecords) reads(ctx context.Context, db *ent.Client, ids, customerIDs []string) []func() error {
 	loads := []func() error{
-		func() (err error) {
-			n.attempts, err = db.PaymentAttempt.Query().Where(paymentattempt.PaymentIntentIDIn(ids...)).
-				Order(ent.Asc(paymentattempt.FieldCreatedAt), ent.Asc(paymentattempt.FieldID)).All(ctx)
-			return err
-		},
-		func() (err error) {
-			n.captures, err = db.Capture.Query().Where(capture.PaymentIntentIDIn(ids...)).
-				Order(ent.Asc(capture.FieldCaptureSequence)).All(ctx)
-			return err
-		},
-		func() (err error) {
-			n.refunds, err = db.Refund.Query().Where(refund.PaymentIntentIDIn(ids...)).
-				Order(ent.Asc(refund.FieldCreatedAt), ent.Asc(refund.FieldID)).All(ctx)
-			return err
-		},
-		func() (err error) {
-			n.disputes, err = db.Dispute.Query().Where(dispute.PaymentIntentIDIn(ids...)).
-				Order(ent.Asc(dispute.FieldCreatedAt), ent.Asc(dispute.FieldID)).All(ctx)
-			return err
-		},
-		func() (err error) {
-			n.incs, err = db.IncrementalAuthorization.Query().
-				Where(incrementalauthorization.PaymentIntentIDIn(ids...)).
-				Order(ent.Asc(incrementalauthorization.FieldCreatedAt)).All(ctx)
-			return err
-		},
+		txn.ReadInto(ctx, &n.attempts, db.PaymentAttempt.Query().Where(paymentattempt.PaymentIntentIDIn(ids...)).
+			Order(ent.Asc(paymentattempt.FieldCreatedAt), ent.Asc(paymentattempt.FieldID)).All),
+		txn.ReadInto(ctx, &n.captures, db.Capture.Query().Where(capture.PaymentIntentIDIn(ids...)).
+			Order(ent.Asc(capture.FieldCaptureSequence)).All),
+		txn.ReadInto(ctx, &n.refunds, db.Refund.Query().Where(refund.PaymentIntentIDIn(ids...)).
+			Order(ent.Asc(refund.FieldCreatedAt), ent.Asc(refund.FieldID)).All),
+		txn.ReadInto(ctx, &n.disputes, db.Dispute.Query().Where(dispute.PaymentIntentIDIn(ids...)).
+			Order(ent.Asc(dispute.FieldCreatedAt), ent.Asc(dispute.FieldID)).All),
+		txn.ReadInto(ctx, &n.incs, db.IncrementalAuthorization.Query().
+			Where(incrementalauthorization.PaymentIntentIDIn(ids...)).
+			Order(ent.Asc(incrementalauthorization.FieldCreatedAt)).All),
 	}
 	if len(customerIDs) > 0 {
-		loads = append(loads, func() (err error) {
-			n.custs, err = db.Customer.Query().Where(customer.IDIn(customerIDs...)).All(ctx)
-			return err
-		})
+		loads = append(loads, txn.ReadInto(ctx, &n.custs, db.Customer.Query().Where(customer.IDIn(customerIDs...)).All))
 	}
 	return loads
 }

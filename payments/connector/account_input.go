@@ -100,7 +100,7 @@ func validateCommon(details map[string]any, pme []PaymentMethodsEnabled, webhook
 	if err := validateAccountDetails("connector_account_details", details); err != nil {
 		return err
 	}
-	if err := validatePaymentMethodsEnabled("payment_methods_enabled", pme); err != nil {
+	if err := validateEach("payment_methods_enabled", pme); err != nil {
 		return err
 	}
 	if webhook != nil {
@@ -115,7 +115,7 @@ func validateCommon(details map[string]any, pme []PaymentMethodsEnabled, webhook
 	if _, err := SandboxRequiredFields(metadata); err != nil {
 		return err
 	}
-	if err := validateFrmConfigs("frm_configs", frm); err != nil {
+	if err := validateEach("frm_configs", frm); err != nil {
 		return err
 	}
 	if err := connectorStatuses.Optional("status", (*string)(status)); err != nil {

@@ -83,17 +83,36 @@ type RequestPaymentMethodTypes struct {
 	InstallmentPaymentEnabled *bool               `json:"installment_payment_enabled"`
 }
 
-// AcceptedCurrencies is discriminated on Type: enable_only and disable_only
-// need List; all_accepted has no other member.
-type AcceptedCurrencies struct {
-	Type string                `json:"type"`
-	List []schematype.Currency `json:"list,omitzero"`
+// Accepted is discriminated on Type: enable_only and disable_only need
+// List; all_accepted has no other member.
+type Accepted[T ~string] struct {
+	Type string `json:"type"`
+	List []T    `json:"list,omitzero"`
 }
 
-// AcceptedCountries is AcceptedCurrencies for validate.Countries.
-type AcceptedCountries struct {
-	Type string    `json:"type"`
-	List []Country `json:"list,omitzero"`
+// AcceptedCurrencies is Accepted for validate.Currencies.
+type AcceptedCurrencies = Accepted[schematype.Currency]
+
+// AcceptedCountries is Accepted for validate.Countries.
+type AcceptedCountries = Accepted[Country]
+
+// listed is the list as plain strings, for the sets and filters that
+// compare them.
+func (a *Accepted[T]) listed() []string {
+	list := make([]string, len(a.List))
+	for i, v := range a.List {
+		list[i] = string(v)
+	}
+	return list
+}
+
+// validate checks a on its own and against set: enable_only and
+// disable_only need list (its items from set); all_accepted has no list.
+func (a *Accepted[T]) validate(p validate.Path, set *validate.Enum) error {
+	if a == nil {
+		return nil
+	}
+	return validateAccepted(p, a.Type, a.listed(), a.List != nil, set)
 }
 
 // ConnectorWebhookDetails are the secrets that verify the provider's webhooks.
@@ -250,9 +269,11 @@ func validateAccountDetail(p validate.Path, v any) error {
 	return nil
 }
 
-func validatePaymentMethodsEnabled(p validate.Path, list []PaymentMethodsEnabled) error {
-	for i, pm := range list {
-		if err := pm.validate(p.At(i)); err != nil {
+// validateEach checks every item of list, each at its index under p, and
+// reports the first violation.
+func validateEach[T interface{ validate(validate.Path) error }](p validate.Path, list []T) error {
+	for i, v := range list {
+		if err := v.validate(p.At(i)); err != nil {
 			return err
 		}
 	}
@@ -263,12 +284,7 @@ func (pm PaymentMethodsEnabled) validate(p validate.Path) error {
 	if err := paymentMethods.Required(p.Key("payment_method"), string(pm.PaymentMethod)); err != nil {
 		return err
 	}
-	for i, t := range pm.PaymentMethodTypes {
-		if err := t.validate(p.Key("payment_method_types").At(i)); err != nil {
-			return err
-		}
-	}
-	return nil
+	return validateEach(p.Key("payment_method_types"), pm.PaymentMethodTypes)
 }
 
 func (t RequestPaymentMethodTypes) validate(p validate.Path) error {
@@ -283,23 +299,11 @@ func (t RequestPaymentMethodTypes) validate(p validate.Path) error {
 			return err
 		}
 	}
-	if c := t.AcceptedCurrencies; c != nil {
-		list := make([]string, len(c.List))
-		for i, v := range c.List {
-			list[i] = string(v)
-		}
-		if err := validateAccepted(p.Key("accepted_currencies"), c.Type, list, c.List != nil, validate.Currencies); err != nil {
-			return err
-		}
+	if err := t.AcceptedCurrencies.validate(p.Key("accepted_currencies"), validate.Currencies); err != nil {
+		return err
 	}
-	if c := t.AcceptedCountries; c != nil {
-		list := make([]string, len(c.List))
-		for i, v := range c.List {
-			list[i] = string(v)
-		}
-		if err := validateAccepted(p.Key("accepted_countries"), c.Type, list, c.List != nil, validate.Countries); err != nil {
-			return err
-		}
+	if err := t.AcceptedCountries.validate(p.Key("accepted_countries"), validate.Countries); err != nil {
+		return err
 	}
 	for _, a := range []struct {
 		name string
@@ -349,15 +353,6 @@ func (w WebhookDetails) validate(p validate.Path) error {
 	return nil
 }
 
-func validateFrmConfigs(p validate.Path, list []FrmConfig) error {
-	for i, c := range list {
-		if err := c.validate(p.At(i)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 func (c FrmConfig) validate(p validate.Path) error {
 	if err := connectorTypes.Required(p.Key("gateway"), string(c.Gateway)); err != nil {
 		return err
@@ -370,10 +365,8 @@ func (c FrmConfig) validate(p validate.Path) error {
 		if err := paymentMethods.Required(mp.Key("payment_method"), string(m.PaymentMethod)); err != nil {
 			return err
 		}
-		for j, t := range m.PaymentMethodTypes {
-			if err := t.validate(mp.Key("payment_method_types").At(j)); err != nil {
-				return err
-			}
+		if err := validateEach(mp.Key("payment_method_types"), m.PaymentMethodTypes); err != nil {
+			return err
 		}
 		if err := frmFlows.Optional(mp.Key("flow"), (*string)(m.Flow)); err != nil {
 			return err
@@ -480,17 +473,17 @@ func (a IbanAccountData) validate(p validate.Path) error {
 }
 
 func (a UKAccountData) validate(p validate.Path) error {
-	if err := checkDigits(p.Key("account_number"), a.AccountNumber, 8, 8); err != nil {
+	if err := checkDigits(p.Key("account_number"), a.AccountNumber, 8); err != nil {
 		return err
 	}
-	if err := checkDigits(p.Key("sort_code"), a.SortCode, 6, 6); err != nil {
+	if err := checkDigits(p.Key("sort_code"), a.SortCode, 6); err != nil {
 		return err
 	}
 	return requiredString(p.Key("name"), a.Name)
 }
 
 func (a ElixirAccountData) validate(p validate.Path) error {
-	if err := checkDigits(p.Key("account_number"), a.AccountNumber, 26, 26); err != nil {
+	if err := checkDigits(p.Key("account_number"), a.AccountNumber, 26); err != nil {
 		return err
 	}
 	if err := checkIban(p.Key("iban"), a.Iban, 28, 28); err != nil {
@@ -529,40 +522,35 @@ func requiredString(p validate.Path, v string) error {
 	return nil
 }
 
-// checkDigits requires v to be min to max ASCII digits.
-func checkDigits(p validate.Path, v string, minLen, maxLen int) error {
-	if v == "" {
-		return errs.MissingField(p.String())
-	}
-	for _, r := range v {
-		if r < '0' || r > '9' {
-			return errs.InvalidValue(p.String(), "must hold only digits")
-		}
-	}
-	switch {
-	case minLen == maxLen && len(v) != minLen:
-		return errs.InvalidValue(p.String(), "must be exactly %d digits, got %d", minLen, len(v))
-	case len(v) < minLen || len(v) > maxLen:
-		return errs.InvalidValue(p.String(), "must be %d to %d digits, got %d", minLen, maxLen, len(v))
-	}
-	return nil
+// checkDigits requires v to be exactly n ASCII digits.
+func checkDigits(p validate.Path, v string, n int) error {
+	return checkChars(p, v, n, n, func(r rune) bool { return r >= '0' && r <= '9' }, "digits", "digits")
 }
 
 // checkIban requires v to be min to max letters and digits.
 func checkIban(p validate.Path, v string, minLen, maxLen int) error {
+	return checkChars(p, v, minLen, maxLen, func(r rune) bool {
+		return r >= '0' && r <= '9' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z'
+	}, "letters and digits", "characters")
+}
+
+// checkChars requires v to be given, to hold only what allowed accepts
+// (only says what that is), and to be exactly minLen long when that is
+// maxLen too, else at most maxLen (in units).
+func checkChars(p validate.Path, v string, minLen, maxLen int, allowed func(rune) bool, only, units string) error {
 	if v == "" {
 		return errs.MissingField(p.String())
 	}
 	for _, r := range v {
-		if !(r >= '0' && r <= '9' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z') {
-			return errs.InvalidValue(p.String(), "must hold only letters and digits")
+		if !allowed(r) {
+			return errs.InvalidValue(p.String(), "must hold only %s", only)
 		}
 	}
 	switch {
 	case minLen == maxLen && len(v) != minLen:
-		return errs.InvalidValue(p.String(), "must be exactly %d characters, got %d", minLen, len(v))
+		return errs.InvalidValue(p.String(), "must be exactly %d %s, got %d", minLen, units, len(v))
 	case len(v) > maxLen:
-		return errs.InvalidValue(p.String(), "must be at most %d characters, got %d", maxLen, len(v))
+		return errs.InvalidValue(p.String(), "must be at most %d %s, got %d", maxLen, units, len(v))
 	}
 	return nil
 }

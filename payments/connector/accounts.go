@@ -24,18 +24,17 @@ func (s *Service) CreateAccount(ctx context.Context, in AccountInput) (*AccountV
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
-	var row *ent.MerchantConnectorAccount
-	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
+	return s.writeAccount(ctx, func(tx *ent.Tx) (*accountWrite, error) {
 		prof, err := s.connectorProfile(ctx, tx, in.ProfileID)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		label := prof.ProfileName + "_" + string(in.ConnectorName)
 		if in.ConnectorLabel != nil {
 			label = *in.ConnectorLabel
 		}
 		if err := s.checkLabelFree(ctx, tx, prof.ID, label, ""); err != nil {
-			return err
+			return nil, err
 		}
 		id := ids.New(ids.ConnectorAccount)
 		status := merchantconnectoraccount.StatusActive
@@ -54,21 +53,40 @@ func (s *Service) CreateAccount(ctx context.Context, in AccountInput) (*AccountV
 			SetNillableBusinessLabel(in.BusinessLabel).
 			SetNillableBusinessSubLabel(in.BusinessSubLabel).
 			SetStatus(status)
-		if err := s.setConnectorMembers(create.Mutation(), id, connectorMembers{
-			AccountDetails:         in.AccountDetails,
-			WebhookDetails:         in.WebhookDetails,
-			WalletsDetails:         in.WalletsDetails,
-			PaymentMethodsEnabled:  in.PaymentMethodsEnabled,
-			FrmConfigs:             in.FrmConfigs,
-			AdditionalMerchantData: in.AdditionalMerchantData,
-			Metadata:               in.Metadata,
-			PmAuthConfig:           in.PmAuthConfig,
-		}); err != nil {
+		return &accountWrite{id: id, m: create.Mutation(), save: create.Save, fields: in.AccountFields,
+			profileID: prof.ID, label: label}, nil
+	})
+}
+
+// accountWrite is a connector account's create or update, as prepared
+// inside its transaction: the account's id, its mutation and its save, the
+// members to store as given, and the profile and label it must be unique
+// under.
+type accountWrite struct {
+	id               string
+	m                *ent.MerchantConnectorAccountMutation
+	save             func(context.Context) (*ent.MerchantConnectorAccount, error)
+	fields           AccountFields
+	profileID, label string
+}
+
+// writeAccount runs a connector account's create or update in one
+// transaction: prepare checks and builds it, then the shared members are
+// written (setConnectorMembers) and it is saved; a clash on the profile's
+// unique label is the API's duplicate error.
+func (s *Service) writeAccount(ctx context.Context, prepare func(tx *ent.Tx) (*accountWrite, error)) (*AccountView, error) {
+	var row *ent.MerchantConnectorAccount
+	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
+		w, err := prepare(tx)
+		if err != nil {
 			return err
 		}
-		row, err = create.Save(ctx)
+		if err := s.setConnectorMembers(w.m, w.id, w.fields); err != nil {
+			return err
+		}
+		row, err = w.save(ctx)
 		if ent.IsConstraintError(err) {
-			return errDuplicateAccount(prof.ID, label)
+			return errDuplicateAccount(w.profileID, w.label)
 		}
 		return txn.ErrorOrNil(err, "merchant connector account")
 	})
@@ -143,23 +161,11 @@ func (s *Service) checkLabelFree(ctx context.Context, tx *ent.Tx, profileID, lab
 	return nil
 }
 
-// connectorMembers are the members create and update both store as given:
-// the secrets, the typed values and the free-form objects.
-type connectorMembers struct {
-	AccountDetails         map[string]any
-	WebhookDetails         *WebhookDetails
-	WalletsDetails         *WalletDetails
-	PaymentMethodsEnabled  []PaymentMethodsEnabled
-	FrmConfigs             []FrmConfig
-	AdditionalMerchantData *AdditionalMerchantData
-	Metadata               map[string]any
-	PmAuthConfig           map[string]any
-}
-
-// setConnectorMembers writes the non-nil members of in to m, the create or
-// update of account id: secrets sealed, typed values as JSON. A nil member
-// is not written, so an update leaves the stored value as it is.
-func (s *Service) setConnectorMembers(m *ent.MerchantConnectorAccountMutation, id string, in connectorMembers) error {
+// setConnectorMembers writes the members create and update both store as
+// given (the secrets, the typed values and the free-form objects) to m, the
+// create or update of account id: secrets sealed, typed values as JSON. A
+// nil member is not written, so an update leaves the stored value as it is.
+func (s *Service) setConnectorMembers(m *ent.MerchantConnectorAccountMutation, id string, in AccountFields) error {
 	sealed, err := s.sealConnectorSecrets(id, in.AccountDetails, in.WebhookDetails, in.WalletsDetails)
 	if err != nil {
 		return err
@@ -176,40 +182,20 @@ func (s *Service) setConnectorMembers(m *ent.MerchantConnectorAccountMutation, i
 	if err != nil {
 		return err
 	}
-	if sealed.details != nil {
-		m.SetConnectorAccountDetailsSealed(sealed.details)
-	}
-	if sealed.webhook != nil {
-		m.SetConnectorWebhookDetailsSealed(sealed.webhook)
-	}
-	if sealed.wallets != nil {
-		m.SetConnectorWalletsDetailsSealed(sealed.wallets)
-	}
-	if pme != nil {
-		m.SetPaymentMethodsEnabled(pme)
-	}
-	if frm != nil {
-		m.SetFrmConfigs(frm)
-	}
-	if amd != nil {
-		m.SetAdditionalMerchantData(amd)
-	}
-	if in.Metadata != nil {
-		m.SetMetadata(in.Metadata)
-	}
-	if in.PmAuthConfig != nil {
-		m.SetPmAuthConfig(in.PmAuthConfig)
-	}
+	txn.SetGiven(sealed.details, m.SetConnectorAccountDetailsSealed)
+	txn.SetGiven(sealed.webhook, m.SetConnectorWebhookDetailsSealed)
+	txn.SetGiven(sealed.wallets, m.SetConnectorWalletsDetailsSealed)
+	txn.SetGiven(pme, m.SetPaymentMethodsEnabled)
+	txn.SetGiven(frm, m.SetFrmConfigs)
+	txn.SetGiven(amd, m.SetAdditionalMerchantData)
+	txn.SetGiven(in.Metadata, m.SetMetadata)
+	txn.SetGiven(in.PmAuthConfig, m.SetPmAuthConfig)
 	return nil
 }
 
 // (tenancy scopes every query), narrowed to the caller's profile if any.
 func connectorAccounts(ctx context.Context, c *ent.MerchantConnectorAccountClient) *ent.MerchantConnectorAccountQuery {
-	q := c.Query()
-	if p, ok := tenancy.FromContext(ctx); ok && p.ProfileID != "" {
-		q = q.Where(merchantconnectoraccount.ProfileID(p.ProfileID))
-	}
-	return q
+	return c.Query().Where(txn.InProfile(ctx, merchantconnectoraccount.ProfileID)...)
 }
 
 // GetAccount returns one of the caller's connector accounts; any
@@ -252,21 +238,20 @@ func (s *Service) UpdateAccount(ctx context.Context, id string, p AccountPatch) 
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	var row *ent.MerchantConnectorAccount
-	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
+	return s.writeAccount(ctx, func(tx *ent.Tx) (*accountWrite, error) {
 		cur, err := txn.ForUpdate(s.db, connectorAccounts(ctx, tx.MerchantConnectorAccount).
 			Where(merchantconnectoraccount.ID(id))).Only(ctx)
 		if ent.IsNotFound(err) {
-			return errAccountNotFound()
+			return nil, errAccountNotFound()
 		}
 		if err != nil {
-			return errs.Internal(err)
+			return nil, errs.Internal(err)
 		}
 		label := cur.ConnectorLabel
 		if p.ConnectorLabel != nil && *p.ConnectorLabel != cur.ConnectorLabel {
 			label = *p.ConnectorLabel
 			if err := s.checkLabelFree(ctx, tx, cur.ProfileID, label, cur.ID); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		upd := cur.Update().
@@ -275,28 +260,9 @@ func (s *Service) UpdateAccount(ctx context.Context, id string, p AccountPatch) 
 			SetNillableTestMode(p.TestMode).
 			SetNillableDisabled(p.Disabled).
 			SetNillableStatus((*merchantconnectoraccount.Status)(p.Status))
-		if err := s.setConnectorMembers(upd.Mutation(), cur.ID, connectorMembers{
-			AccountDetails:         p.AccountDetails,
-			WebhookDetails:         p.WebhookDetails,
-			WalletsDetails:         p.WalletsDetails,
-			PaymentMethodsEnabled:  p.PaymentMethodsEnabled,
-			FrmConfigs:             p.FrmConfigs,
-			AdditionalMerchantData: p.AdditionalMerchantData,
-			Metadata:               p.Metadata,
-			PmAuthConfig:           p.PmAuthConfig,
-		}); err != nil {
-			return err
-		}
-		row, err = upd.Save(ctx)
-		if ent.IsConstraintError(err) {
-			return errDuplicateAccount(cur.ProfileID, label)
-		}
-		return txn.ErrorOrNil(err, "merchant connector account")
+		return &accountWrite{id: cur.ID, m: upd.Mutation(), save: upd.Save, fields: p.AccountFields,
+			profileID: cur.ProfileID, label: label}, nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return s.view(row)
 }
 
 // DeletedAccount identifies a deleted connector account.

@@ -114,25 +114,12 @@ func (t RequestPaymentMethodTypes) allows(f MethodFilter) bool {
 	if f.Installment && (t.InstallmentPaymentEnabled == nil || !*t.InstallmentPaymentEnabled) {
 		return false
 	}
-	if len(f.Currencies) > 0 && t.AcceptedCurrencies != nil {
-		list := make([]string, len(t.AcceptedCurrencies.List))
-		for i, c := range t.AcceptedCurrencies.List {
-			list[i] = string(c)
-		}
-		if !acceptsAny(t.AcceptedCurrencies.Type, list, f.Currencies) {
-			return false
-		}
+	if len(f.Currencies) > 0 && t.AcceptedCurrencies != nil &&
+		!acceptsAny(t.AcceptedCurrencies.Type, t.AcceptedCurrencies.listed(), f.Currencies) {
+		return false
 	}
-	if len(f.Countries) > 0 && t.AcceptedCountries != nil {
-		list := make([]string, len(t.AcceptedCountries.List))
-		for i, c := range t.AcceptedCountries.List {
-			list[i] = string(c)
-		}
-		if !acceptsAny(t.AcceptedCountries.Type, list, f.Countries) {
-			return false
-		}
-	}
-	return true
+	return len(f.Countries) == 0 || t.AcceptedCountries == nil ||
+		acceptsAny(t.AcceptedCountries.Type, t.AcceptedCountries.listed(), f.Countries)
 }
 
 // acceptsAny applies an accepted_currencies / accepted_countries kind and

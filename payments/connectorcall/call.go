@@ -15,6 +15,7 @@ import (
 	"switchyard/ent"
 	"switchyard/internal/tenancy"
 	"switchyard/payments/connector"
+	"switchyard/payments/errs"
 	"switchyard/payments/txn"
 )
 
@@ -108,17 +109,23 @@ func SyncedAnswer[A any](answer A, err error, pending func(A) bool, neverSent fu
 	return answer, true
 }
 
-// RecoverEach runs recoverOne on each stranded row, in the context of the
-// row's merchant (ctx is the system's), and counts those it settled. A row
-// whose settling fails is reported and left for the next pass.
-func RecoverEach[T any](ctx context.Context, rows []T, merchantOf func(T) string, id func(T) string,
+// RecoverEach runs recoverOne on each stranded row a sweep's query found
+// (queryErr: the query failed, and nothing is recovered), in the context of
+// the row's merchant (ctx is the system's), and counts those it settled. A
+// row whose settling fails is reported and left for the next pass. key
+// names a row: its merchant and its id.
+func RecoverEach[T any](ctx context.Context, rows []T, queryErr error, key func(T) (merchantID, id string),
 	recoverOne func(context.Context, T) (bool, error)) (int, error) {
+	if queryErr != nil {
+		return 0, errs.Internal(queryErr)
+	}
 	settled := 0
 	var failures []error
 	for _, row := range rows {
-		ok, err := recoverOne(tenancy.ForMerchant(ctx, merchantOf(row)), row)
+		merchantID, id := key(row)
+		ok, err := recoverOne(tenancy.ForMerchant(ctx, merchantID), row)
 		if err != nil {
-			failures = append(failures, fmt.Errorf("%s: %w", id(row), err))
+			failures = append(failures, fmt.Errorf("%s: %w", id, err))
 		}
 		if ok {
 			settled++

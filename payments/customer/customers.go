@@ -135,13 +135,8 @@ func (d *CustomerDetails) Validate() error {
 			return err
 		}
 	}
-	if err := validate.Email("email", d.Email); err != nil {
-		return err
-	}
-	if err := validate.PostalAddress("address", d.Address); err != nil {
-		return err
-	}
-	if err := validate.PostalAddress("default_shipping_address", d.ShippingAddress); err != nil {
+	if err := validate.First(validate.Email("email", d.Email), validate.PostalAddress("address", d.Address),
+		validate.PostalAddress("default_shipping_address", d.ShippingAddress)); err != nil {
 		return err
 	}
 	if doc := d.DocumentDetails; doc != nil {
@@ -183,15 +178,10 @@ func (s *Service) CreateCustomer(ctx context.Context, id *string, d CustomerDeta
 			SetNillableName(d.Name).SetNillableEmail(d.Email).SetNillablePhone(d.Phone).
 			SetNillablePhoneCountryCode(d.PhoneCountryCode).SetNillableDescription(d.Description).
 			SetNillableTaxRegistrationID(d.TaxRegistrationID).SetMetadata(d.Metadata)
-		if d.Address != nil {
-			create.SetAddress(d.Address)
-		}
-		if d.ShippingAddress != nil {
-			create.SetShippingAddress(d.ShippingAddress)
-		}
-		if d.DocumentDetails != nil {
-			create.SetDocumentDetails(d.DocumentDetails)
-		}
+		m := create.Mutation()
+		txn.SetGiven(d.Address, m.SetAddress)
+		txn.SetGiven(d.ShippingAddress, m.SetShippingAddress)
+		txn.SetGiven(d.DocumentDetails, m.SetDocumentDetails)
 		var err error
 		c, err = create.Save(ctx)
 		return txn.ErrorOrNil(err, "customer")
@@ -260,18 +250,11 @@ func (s *Service) UpdateCustomer(ctx context.Context, customerID string, d Custo
 		upd := c.Update().SetNillableName(d.Name).SetNillableEmail(d.Email).SetNillablePhone(d.Phone).
 			SetNillablePhoneCountryCode(d.PhoneCountryCode).SetNillableDescription(d.Description).
 			SetNillableTaxRegistrationID(d.TaxRegistrationID)
-		if d.Metadata != nil {
-			upd.SetMetadata(d.Metadata)
-		}
-		if d.Address != nil {
-			upd.SetAddress(d.Address)
-		}
-		if d.ShippingAddress != nil {
-			upd.SetShippingAddress(d.ShippingAddress)
-		}
-		if d.DocumentDetails != nil {
-			upd.SetDocumentDetails(d.DocumentDetails)
-		}
+		m := upd.Mutation()
+		txn.SetGiven(d.Metadata, m.SetMetadata)
+		txn.SetGiven(d.Address, m.SetAddress)
+		txn.SetGiven(d.ShippingAddress, m.SetShippingAddress)
+		txn.SetGiven(d.DocumentDetails, m.SetDocumentDetails)
 		if id := d.DefaultPaymentMethodID; id != nil {
 			ok, err := tx.PaymentMethod.Query().Where(paymentmethod.ID(*id), paymentmethod.CustomerID(c.ID),
 				paymentmethod.StatusEQ(paymentmethod.StatusActive)).Exist(ctx)
@@ -309,13 +292,9 @@ func (s *Service) ListCustomers(ctx context.Context, limit, offset int) ([]*ent.
 	if n == 0 {
 		return []*ent.Customer{}, nil
 	}
-	cs, err := s.db.Client.Customer.Query().Where(customer.RedactedAtIsNil()).
+	return txn.Read(s.db.Client.Customer.Query().Where(customer.RedactedAtIsNil()).
 		Order(ent.Desc(customer.FieldCreatedAt), ent.Desc(customer.FieldID)).
-		Limit(n).Offset(offset).All(ctx)
-	if err != nil {
-		return nil, errs.Internal(err)
-	}
-	return cs, nil
+		Limit(n).Offset(offset).All(ctx))
 }
 
 // DeleteCustomer redacts the customer's personal data and deletes its

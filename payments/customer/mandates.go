@@ -313,28 +313,16 @@ func (s *Service) mandateProfile(ctx context.Context, tx *ent.Tx, m *ent.Mandate
 
 // mandateViews loads the saved payment methods of mandates in one query.
 func (s *Service) mandateViews(ctx context.Context, c *ent.Client, ms []*ent.Mandate) ([]*MandateView, error) {
-	var pmIDs []string
-	for _, m := range ms {
-		if m.PaymentMethodID != nil {
-			pmIDs = append(pmIDs, *m.PaymentMethodID)
-		}
-	}
-	byID := map[string]*ent.PaymentMethod{}
-	if len(pmIDs) > 0 {
-		pms, err := c.PaymentMethod.Query().Where(paymentmethod.IDIn(pmIDs...)).All(ctx)
-		if err != nil {
-			return nil, errs.Internal(err)
-		}
-		for _, pm := range pms {
-			byID[pm.ID] = pm
-		}
+	byID, err := txn.LoadRefs(ms, func(m *ent.Mandate) *string { return m.PaymentMethodID },
+		func(ids []string) ([]*ent.PaymentMethod, error) {
+			return c.PaymentMethod.Query().Where(paymentmethod.IDIn(ids...)).All(ctx)
+		}, func(pm *ent.PaymentMethod) string { return pm.ID })
+	if err != nil {
+		return nil, err
 	}
 	out := make([]*MandateView, len(ms))
 	for i, m := range ms {
-		out[i] = &MandateView{Mandate: m}
-		if m.PaymentMethodID != nil {
-			out[i].PaymentMethod = byID[*m.PaymentMethodID]
-		}
+		out[i] = &MandateView{Mandate: m, PaymentMethod: byID[strValue(m.PaymentMethodID)]}
 	}
 	return out, nil
 }

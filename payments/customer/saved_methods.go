@@ -308,11 +308,7 @@ func (s *Service) lockedPaymentMethod(ctx context.Context, tx *ent.Tx, id string
 
 // activeMandateOn reports whether an active mandate charges the method.
 func activeMandateOn(ctx context.Context, tx *ent.Tx, paymentMethodID string) (bool, error) {
-	ok, err := tx.Mandate.Query().Where(mandate.PaymentMethodID(paymentMethodID), mandate.StatusEQ(mandate.StatusActive)).Exist(ctx)
-	if err != nil {
-		return false, errs.Internal(err)
-	}
-	return ok, nil
+	return txn.Read(tx.Mandate.Query().Where(mandate.PaymentMethodID(paymentMethodID), mandate.StatusEQ(mandate.StatusActive)).Exist(ctx))
 }
 
 // CardUpdate changes what is kept of a saved card

@@ -209,13 +209,9 @@ func (s *Service) ListAPIKeys(ctx context.Context, limit, skip int) ([]*ent.APIK
 	if skip < 0 {
 		return nil, errs.InvalidValue("skip", "must not be negative")
 	}
-	keys, err := s.db.Client.APIKey.Query().Where(apikey.RevokedAtIsNil()).
+	return txn.Read(s.db.Client.APIKey.Query().Where(apikey.RevokedAtIsNil()).
 		Order(ent.Desc(apikey.FieldCreatedAt), ent.Desc(apikey.FieldID)).
-		Limit(limit).Offset(skip).All(ctx)
-	if err != nil {
-		return nil, errs.Internal(err)
-	}
-	return keys, nil
+		Limit(limit).Offset(skip).All(ctx))
 }
 
 func utc(t *time.Time) *time.Time {

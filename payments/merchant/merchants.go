@@ -418,21 +418,12 @@ func (s *Service) ListMerchantAccounts(ctx context.Context, f MerchantAccountFil
 	if err != nil {
 		return nil, errs.Internal(err)
 	}
-	var profileIDs []string
-	for _, m := range ms {
-		if m.DefaultProfileID != nil {
-			profileIDs = append(profileIDs, *m.DefaultProfileID)
-		}
-	}
-	byID := map[string]*ent.Profile{}
-	if len(profileIDs) > 0 {
-		ps, err := s.db.Client.Profile.Query().Where(profile.IDIn(profileIDs...)).All(ctx)
-		if err != nil {
-			return nil, errs.Internal(err)
-		}
-		for _, p := range ps {
-			byID[p.ID] = p
-		}
+	byID, err := txn.LoadRefs(ms, func(m *ent.MerchantAccount) *string { return m.DefaultProfileID },
+		func(ids []string) ([]*ent.Profile, error) {
+			return s.db.Client.Profile.Query().Where(profile.IDIn(ids...)).All(ctx)
+		}, func(p *ent.Profile) string { return p.ID })
+	if err != nil {
+		return nil, err
 	}
 	out := make([]*MerchantAccountView, len(ms))
 	for i, m := range ms {

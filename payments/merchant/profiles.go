@@ -306,34 +306,25 @@ func (s *Service) applyProfileInput(ctx context.Context, p *ent.Profile, in Prof
 // m, a profile create (where an absent one keeps its default) or update
 // (where it keeps the stored value).
 func setProfileSettings(m *ent.ProfileMutation, in ProfileInput) {
-	setIfGiven(in.ReturnURL, m.SetReturnURL)
-	setIfGiven(in.EnablePaymentResponseHash, m.SetEnablePaymentResponseHash)
-	setIfGiven(in.RedirectToMerchantWithHTTPPost, m.SetRedirectToMerchantWithHTTPPost)
-	setIfGiven(in.SessionExpiry, m.SetSessionExpiry)
-	setIfGiven(in.UseBillingAsPaymentMethodBilling, m.SetUseBillingAsPaymentMethodBilling)
-	setIfGiven(in.CollectShippingDetailsFromWalletConnector, m.SetCollectShippingDetailsFromWalletConnector)
-	setIfGiven(in.CollectBillingDetailsFromWalletConnector, m.SetCollectBillingDetailsFromWalletConnector)
-	setIfGiven(in.AlwaysCollectShippingDetailsFromWalletConnector, m.SetAlwaysCollectShippingDetailsFromWalletConnector)
-	setIfGiven(in.AlwaysCollectBillingDetailsFromWalletConnector, m.SetAlwaysCollectBillingDetailsFromWalletConnector)
-	setIfGiven(in.IsConnectorAgnosticMitEnabled, m.SetIsConnectorAgnosticMitEnabled)
-	setIfGiven(in.IsTaxConnectorEnabled, m.SetIsTaxConnectorEnabled)
-	setIfGiven(in.IsNetworkTokenizationEnabled, m.SetIsNetworkTokenizationEnabled)
-	setIfGiven(in.IsAutoRetriesEnabled, m.SetIsAutoRetriesEnabled)
-	setIfGiven(in.MaxAutoRetriesEnabled, m.SetMaxAutoRetriesEnabled)
-	setIfGiven(in.IsManualRetryEnabled, m.SetIsManualRetryEnabled)
-	setIfGiven(in.IsClickToPayEnabled, m.SetIsClickToPayEnabled)
-	setIfGiven(in.Force3dsChallenge, m.SetForce3dsChallenge)
-	setIfGiven(in.IsIframeRedirectionEnabled, m.SetIsIframeRedirectionEnabled)
-	if in.PaymentLinkConfig != nil {
-		m.SetPaymentLinkConfig(in.PaymentLinkConfig)
-	}
-}
-
-// setIfGiven calls set with *v unless v is nil.
-func setIfGiven[T any](v *T, set func(T)) {
-	if v != nil {
-		set(*v)
-	}
+	txn.SetIf(in.ReturnURL, m.SetReturnURL)
+	txn.SetIf(in.EnablePaymentResponseHash, m.SetEnablePaymentResponseHash)
+	txn.SetIf(in.RedirectToMerchantWithHTTPPost, m.SetRedirectToMerchantWithHTTPPost)
+	txn.SetIf(in.SessionExpiry, m.SetSessionExpiry)
+	txn.SetIf(in.UseBillingAsPaymentMethodBilling, m.SetUseBillingAsPaymentMethodBilling)
+	txn.SetIf(in.CollectShippingDetailsFromWalletConnector, m.SetCollectShippingDetailsFromWalletConnector)
+	txn.SetIf(in.CollectBillingDetailsFromWalletConnector, m.SetCollectBillingDetailsFromWalletConnector)
+	txn.SetIf(in.AlwaysCollectShippingDetailsFromWalletConnector, m.SetAlwaysCollectShippingDetailsFromWalletConnector)
+	txn.SetIf(in.AlwaysCollectBillingDetailsFromWalletConnector, m.SetAlwaysCollectBillingDetailsFromWalletConnector)
+	txn.SetIf(in.IsConnectorAgnosticMitEnabled, m.SetIsConnectorAgnosticMitEnabled)
+	txn.SetIf(in.IsTaxConnectorEnabled, m.SetIsTaxConnectorEnabled)
+	txn.SetIf(in.IsNetworkTokenizationEnabled, m.SetIsNetworkTokenizationEnabled)
+	txn.SetIf(in.IsAutoRetriesEnabled, m.SetIsAutoRetriesEnabled)
+	txn.SetIf(in.MaxAutoRetriesEnabled, m.SetMaxAutoRetriesEnabled)
+	txn.SetIf(in.IsManualRetryEnabled, m.SetIsManualRetryEnabled)
+	txn.SetIf(in.IsClickToPayEnabled, m.SetIsClickToPayEnabled)
+	txn.SetIf(in.Force3dsChallenge, m.SetForce3dsChallenge)
+	txn.SetIf(in.IsIframeRedirectionEnabled, m.SetIsIframeRedirectionEnabled)
+	txn.SetGiven(in.PaymentLinkConfig, m.SetPaymentLinkConfig)
 }
 
 // DeleteProfile deletes a profile of the merchant in ctx and its connector

@@ -9,7 +9,6 @@ import (
 	"switchyard/ent/payout"
 	"switchyard/ent/schema/schematype"
 	"switchyard/internal/ids"
-	"switchyard/internal/tenancy"
 	"switchyard/payments/errs"
 	"switchyard/payments/txn"
 	"switchyard/payments/validate"
@@ -84,13 +83,8 @@ func checkInput(in *Input) error {
 			return err
 		}
 	}
-	if err := payoutTypes.Optional("payout_type", in.PayoutType); err != nil {
-		return err
-	}
-	if err := entityTypes.Optional("entity_type", in.EntityType); err != nil {
-		return err
-	}
-	if err := priorities.Optional("priority", in.Priority); err != nil {
+	if err := validate.First(payoutTypes.Optional("payout_type", in.PayoutType),
+		entityTypes.Optional("entity_type", in.EntityType), priorities.Optional("priority", in.Priority)); err != nil {
 		return err
 	}
 	if e := in.SessionExpiry; e != nil && (*e < 60 || *e > maxSessionSecs) {
@@ -108,30 +102,22 @@ func checkInput(in *Input) error {
 	return checkMethod(in.method)
 }
 
-// The most characters each stored string member holds: its column's size.
-var (
-	maxCustomerID       = validate.Column(migrate.PayoutsTable, payout.FieldCustomerID)
-	maxOrderReferenceID = validate.Column(migrate.PayoutsTable, payout.FieldMerchantOrderReferenceID)
-	maxPayoutToken      = validate.Column(migrate.PayoutsTable, payout.FieldPayoutToken)
-	maxDescription      = validate.Column(migrate.PayoutsTable, payout.FieldDescription)
-	maxReturnURL        = validate.Column(migrate.PayoutsTable, payout.FieldReturnURL)
-	maxBusinessLabel    = validate.Column(migrate.PayoutsTable, payout.FieldBusinessLabel)
-	maxProfileID        = validate.Column(migrate.PayoutsTable, payout.FieldProfileID)
-)
+// stringColumns are the sizes of the columns of the stored string members,
+// each named as its column.
+var stringColumns = validate.ColumnsOf(migrate.PayoutsTable, payout.FieldCustomerID,
+	payout.FieldMerchantOrderReferenceID, payout.FieldPayoutToken, payout.FieldDescription, payout.FieldReturnURL,
+	payout.FieldBusinessLabel, payout.FieldProfileID)
 
 // checkLengths refuses a member longer than its column can hold (IR_07
 // naming it), as a payment's members are refused: the database must
 // never be what says no.
 func checkLengths(in *Input) error {
-	return validate.Lengths(
-		validate.Length{Field: "customer_id", Value: in.CustomerID, Max: maxCustomerID},
-		validate.Length{Field: "merchant_order_reference_id", Value: in.MerchantOrderReferenceID, Max: maxOrderReferenceID},
-		validate.Length{Field: "payout_token", Value: in.PayoutToken, Max: maxPayoutToken},
-		validate.Length{Field: "description", Value: in.Description, Max: maxDescription},
-		validate.Length{Field: "return_url", Value: in.ReturnURL, Max: maxReturnURL},
-		validate.Length{Field: "business_label", Value: in.BusinessLabel, Max: maxBusinessLabel},
-		validate.Length{Field: "profile_id", Value: in.ProfileID, Max: maxProfileID},
-	)
+	c := stringColumns
+	return validate.Lengths(c.Length(payout.FieldCustomerID, in.CustomerID),
+		c.Length(payout.FieldMerchantOrderReferenceID, in.MerchantOrderReferenceID),
+		c.Length(payout.FieldPayoutToken, in.PayoutToken), c.Length(payout.FieldDescription, in.Description),
+		c.Length(payout.FieldReturnURL, in.ReturnURL), c.Length(payout.FieldBusinessLabel, in.BusinessLabel),
+		c.Length(payout.FieldProfileID, in.ProfileID))
 }
 
 // insert writes the new payout, bound to its Idempotency-Key.
@@ -158,7 +144,7 @@ func (s *Service) insert(ctx context.Context, profileID string, in *Input) (*ent
 
 // setMembers sets what in gives on a payout's create or update.
 func setMembers(m *ent.PayoutMutation, in *Input) {
-	setIf(in.Amount, m.SetAmount)
+	txn.SetIf(in.Amount, m.SetAmount)
 	if in.Currency != nil {
 		m.SetCurrency(schematype.Currency(*in.Currency))
 	}
@@ -169,32 +155,20 @@ func setMembers(m *ent.PayoutMutation, in *Input) {
 	} else if in.PayoutType != nil {
 		m.SetPayoutType(payout.PayoutType(*in.PayoutType))
 	}
-	setIf(in.AutoFulfill, m.SetAutoFulfill)
-	setIf(in.Recurring, m.SetRecurring)
-	setIf(in.EntityType, m.SetEntityType)
-	setIf(in.CustomerID, m.SetCustomerID)
-	setIf(in.ReturnURL, m.SetReturnURL)
-	setIf(in.BusinessCountry, m.SetBusinessCountry)
-	setIf(in.BusinessLabel, m.SetBusinessLabel)
-	setIf(in.Description, m.SetDescription)
-	setIf(in.Priority, m.SetPriority)
-	setIf(in.PayoutToken, m.SetPayoutToken)
-	setIf(in.MerchantOrderReferenceID, m.SetMerchantOrderReferenceID)
-	setMap(in.Billing, m.SetBilling)
-	setMap(in.Customer, m.SetCustomerDetails)
-	setMap(in.Metadata, m.SetMetadata)
-}
-
-func setIf[T any](v *T, set func(T)) {
-	if v != nil {
-		set(*v)
-	}
-}
-
-func setMap(v map[string]any, set func(map[string]any)) {
-	if v != nil {
-		set(v)
-	}
+	txn.SetIf(in.AutoFulfill, m.SetAutoFulfill)
+	txn.SetIf(in.Recurring, m.SetRecurring)
+	txn.SetIf(in.EntityType, m.SetEntityType)
+	txn.SetIf(in.CustomerID, m.SetCustomerID)
+	txn.SetIf(in.ReturnURL, m.SetReturnURL)
+	txn.SetIf(in.BusinessCountry, m.SetBusinessCountry)
+	txn.SetIf(in.BusinessLabel, m.SetBusinessLabel)
+	txn.SetIf(in.Description, m.SetDescription)
+	txn.SetIf(in.Priority, m.SetPriority)
+	txn.SetIf(in.PayoutToken, m.SetPayoutToken)
+	txn.SetIf(in.MerchantOrderReferenceID, m.SetMerchantOrderReferenceID)
+	txn.SetGiven(in.Billing, m.SetBilling)
+	txn.SetGiven(in.Customer, m.SetCustomerDetails)
+	txn.SetGiven(in.Metadata, m.SetMetadata)
 }
 
 // newPayoutID is a payout_… id of Hyperswitch's 30 characters.
@@ -205,21 +179,11 @@ func newPayoutID() string { return ids.Payout + "_" + ids.Base62(30-len(ids.Payo
 // payout, never a new one, carried as far as its request asked (resume).
 // The same key with another request is 422.
 func (s *Service) payoutOfKey(ctx context.Context, in *Input) (*View, error) {
-	ref := in.Idempotency
-	if ref == nil {
-		return nil, nil
-	}
-	po, err := s.db.Client.Payout.Query().Where(payout.IdempotencyKey(ref.Key)).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, errs.Internal(err)
-	}
-	p, _ := tenancy.FromContext(ctx)
-	if po.IdempotencyFingerprint == nil || *po.IdempotencyFingerprint != ref.Fingerprint ||
-		(p.ProfileID != "" && p.ProfileID != po.ProfileID) {
-		return nil, errs.IdempotencyMismatch()
+	po, err := txn.KeyedRow(ctx, in.Idempotency, func(key string) (*ent.Payout, error) {
+		return s.db.Client.Payout.Query().Where(payout.IdempotencyKey(key)).Only(ctx)
+	}, func(po *ent.Payout) (*string, string) { return po.IdempotencyFingerprint, po.ProfileID })
+	if po == nil || err != nil {
+		return nil, err
 	}
 	return s.resume(ctx, po, in)
 }

@@ -7,6 +7,7 @@ import (
 	"switchyard/ent/payout"
 	"switchyard/payments/connector"
 	"switchyard/payments/errs"
+	"switchyard/payments/events"
 )
 
 // The state machine. Every function here is pure: it reads a status and an
@@ -152,23 +153,14 @@ func decideCancelAnswer(id string, res *connector.PayoutResult) error {
 	return errs.ErrPayoutFailed.Newf("Payout %s was not cancelled: %s", id, msg)
 }
 
-// eventOf is the event a payout's new status writes.
+// eventOf is the event a payout's new status writes: the payout_ event of
+// its name (success, failed, initiated, cancelled, expired, reversed), and
+// these others.
 func eventOf(s payout.Status) (event.EventType, bool) {
-	switch s {
-	case payout.StatusSuccess:
-		return event.EventTypePayoutSuccess, true
-	case payout.StatusFailed, payout.StatusIneligible:
-		return event.EventTypePayoutFailed, true
-	case payout.StatusPending:
-		return event.EventTypePayoutProcessing, true
-	case payout.StatusCancelled:
-		return event.EventTypePayoutCancelled, true
-	case payout.StatusInitiated:
-		return event.EventTypePayoutInitiated, true
-	case payout.StatusExpired:
-		return event.EventTypePayoutExpired, true
-	case payout.StatusReversed:
-		return event.EventTypePayoutReversed, true
-	}
-	return "", false
+	return events.TypeOf("payout_", s, renamedEvents)
+}
+
+var renamedEvents = map[payout.Status]event.EventType{
+	payout.StatusIneligible: event.EventTypePayoutFailed,
+	payout.StatusPending:    event.EventTypePayoutProcessing,
 }

@@ -40,11 +40,7 @@ func (s *Service) ExpireDue(ctx context.Context, limit int) (int, error) {
 	due, err := s.db.Client.Payout.Query().
 		Where(payout.StatusIn(expirable...), payout.ClientSecretExpiresAtLT(now)).
 		Order(ent.Asc(payout.FieldClientSecretExpiresAt)).Limit(limit).All(sys)
-	if err != nil {
-		return 0, errs.Internal(err)
-	}
-	return connectorcall.RecoverEach(sys, due, func(p *ent.Payout) string { return p.MerchantID },
-		func(p *ent.Payout) string { return p.ID },
+	return connectorcall.RecoverEach(sys, due, err, func(p *ent.Payout) (string, string) { return p.MerchantID, p.ID },
 		func(ctx context.Context, p *ent.Payout) (bool, error) { return s.expire(ctx, p.ID, now) })
 }
 

@@ -6,6 +6,7 @@ import (
 	"switchyard/payments/cards"
 	"switchyard/payments/connector"
 	"switchyard/payments/errs"
+	"switchyard/payments/txn"
 	"switchyard/payments/validate"
 )
 
@@ -47,12 +48,9 @@ type Input struct {
 	Idempotency *IdempotencyRef
 }
 
-// IdempotencyRef is a create's Idempotency-Key and the keyed fingerprint
-// of its request: the payout is bound to it from the moment its row exists.
-type IdempotencyRef struct {
-	Key         string
-	Fingerprint string
-}
+// IdempotencyRef is a request's Idempotency-Key and its request's
+// fingerprint (txn.IdempotencyRef).
+type IdempotencyRef = txn.IdempotencyRef
 
 // Method is a payout method as given, on its way to the connector: it is
 // never stored as such (masked() is).

@@ -11,6 +11,7 @@ import (
 	"switchyard/ent/schema/schematype"
 	"switchyard/internal/tenancy"
 	"switchyard/payments/errs"
+	"switchyard/payments/txn"
 )
 
 // ListFilter narrows the payout list (GET /payouts/list's
@@ -98,54 +99,24 @@ func (s *Service) listWhere(ctx context.Context, f ListFilter) ([]predicate.Payo
 		}
 		f.ProfileID = &p.ProfileID
 	}
-	add := func(v *string, p func(string) predicate.Payout) {
-		if v != nil {
-			w = append(w, p(*v))
-		}
+	for _, m := range []struct {
+		v  *string
+		by func(string) predicate.Payout
+	}{{f.CustomerID, payout.CustomerID}, {f.PayoutID, payout.ID},
+		{f.MerchantOrderReferenceID, payout.MerchantOrderReferenceID}, {f.ProfileID, payout.ProfileID}} {
+		w = txn.WhereIf(w, m.v, m.by)
 	}
-	add(f.CustomerID, payout.CustomerID)
-	add(f.PayoutID, payout.ID)
-	add(f.MerchantOrderReferenceID, payout.MerchantOrderReferenceID)
-	add(f.ProfileID, payout.ProfileID)
-	if f.Created != nil {
-		w = append(w, payout.CreatedAt(*f.Created))
+	for _, m := range []struct {
+		v  *time.Time
+		by func(time.Time) predicate.Payout
+	}{{f.Created, payout.CreatedAt}, {f.CreatedGTE, payout.CreatedAtGTE}, {f.CreatedLTE, payout.CreatedAtLTE}} {
+		w = txn.WhereIf(w, m.v, m.by)
 	}
-	if f.CreatedGTE != nil {
-		w = append(w, payout.CreatedAtGTE(*f.CreatedGTE))
-	}
-	if f.CreatedLTE != nil {
-		w = append(w, payout.CreatedAtLTE(*f.CreatedLTE))
-	}
-	return append(w, setWhere(f)...), nil
-}
-
-// setWhere are f's lists of values.
-func setWhere(f ListFilter) []predicate.Payout {
-	var w []predicate.Payout
-	if len(f.Connectors) > 0 {
-		w = append(w, payout.ConnectorIn(f.Connectors...))
-	}
-	if len(f.Currencies) > 0 {
-		w = append(w, payout.CurrencyIn(convert[schematype.Currency](f.Currencies)...))
-	}
-	if len(f.Statuses) > 0 {
-		w = append(w, payout.StatusIn(convert[payout.Status](f.Statuses)...))
-	}
-	if len(f.PayoutMethods) > 0 {
-		w = append(w, payout.PayoutTypeIn(convert[payout.PayoutType](f.PayoutMethods)...))
-	}
-	if len(f.EntityTypes) > 0 {
-		w = append(w, payout.EntityTypeIn(f.EntityTypes...))
-	}
-	return w
-}
-
-func convert[T ~string](in []string) []T {
-	out := make([]T, len(in))
-	for i, v := range in {
-		out[i] = T(v)
-	}
-	return out
+	w = txn.WhereIn(w, f.Connectors, payout.ConnectorIn)
+	w = txn.WhereIn(w, txn.Enums[schematype.Currency](f.Currencies), payout.CurrencyIn)
+	w = txn.WhereIn(w, txn.Enums[payout.Status](f.Statuses), payout.StatusIn)
+	w = txn.WhereIn(w, txn.Enums[payout.PayoutType](f.PayoutMethods), payout.PayoutTypeIn)
+	return txn.WhereIn(w, f.EntityTypes, payout.EntityTypeIn), nil
 }
 
 // Filters are the values the merchant's payouts in a time range take

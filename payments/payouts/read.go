@@ -6,7 +6,6 @@ import (
 	"switchyard/ent"
 	"switchyard/ent/payout"
 	"switchyard/ent/payoutattempt"
-	"switchyard/internal/tenancy"
 	"switchyard/payments/errs"
 	"switchyard/payments/txn"
 )
@@ -16,10 +15,7 @@ func errPayoutNotFound() *errs.Error { return errs.ErrPayoutNotFound.New() }
 // load reads payout id through client, locked when lock (inside a
 // transaction). Another merchant's or profile's id is not found.
 func (s *Service) load(ctx context.Context, client *ent.Client, id string, lock bool) (*ent.Payout, error) {
-	q := client.Payout.Query().Where(payout.ID(id))
-	if p, ok := tenancy.FromContext(ctx); ok && p.ProfileID != "" {
-		q.Where(payout.ProfileID(p.ProfileID))
-	}
+	q := client.Payout.Query().Where(txn.InProfile(ctx, payout.ProfileID, payout.ID(id))...)
 	if lock {
 		q = txn.ForUpdate(s.db, q)
 	}

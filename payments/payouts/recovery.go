@@ -25,11 +25,7 @@ func (s *Service) RecoverStranded(ctx context.Context, after time.Duration, limi
 	cutoff := s.db.Now().Add(-after)
 	sys := tenancy.System(ctx)
 	atts, err := s.strandedAttempts(sys, cutoff, limit)
-	if err != nil {
-		return 0, err
-	}
-	return connectorcall.RecoverEach(sys, atts, func(a *ent.PayoutAttempt) string { return a.MerchantID },
-		func(a *ent.PayoutAttempt) string { return a.ID },
+	return connectorcall.RecoverEach(sys, atts, err, func(a *ent.PayoutAttempt) (string, string) { return a.MerchantID, a.ID },
 		func(ctx context.Context, att *ent.PayoutAttempt) (bool, error) {
 			return s.recoverAttempt(ctx, att, cutoff)
 		})

@@ -158,12 +158,8 @@ func statusInList(s payout.Status, list []payout.Status) bool {
 // strandedAttempts are attempts left initiated or pending since before
 // cutoff, across merchants, oldest first.
 func (s *Service) strandedAttempts(ctx context.Context, cutoff time.Time, limit int) ([]*ent.PayoutAttempt, error) {
-	atts, err := s.db.Client.PayoutAttempt.Query().
+	return s.db.Client.PayoutAttempt.Query().
 		Where(payoutattempt.StatusIn(payoutattempt.StatusRequiresCreation, payoutattempt.StatusInitiated, payoutattempt.StatusPending),
 			payoutattempt.ModifiedAtLT(cutoff)).
 		Order(ent.Asc(payoutattempt.FieldModifiedAt)).Limit(limit).All(ctx)
-	if err != nil {
-		return nil, errs.Internal(err)
-	}
-	return atts, nil
 }

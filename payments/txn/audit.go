@@ -29,19 +29,12 @@ type Audit struct {
 	written bool
 }
 
-type auditKey struct{}
-
 // WithAudit makes the changes under ctx write a (the first committed
 // transaction writes it, once).
-func WithAudit(ctx context.Context, a *Audit) context.Context {
-	return context.WithValue(ctx, auditKey{}, a)
-}
+func WithAudit(ctx context.Context, a *Audit) context.Context { return withValue(ctx, a) }
 
 // auditOf is the operation's audit record, or nil.
-func auditOf(ctx context.Context) *Audit {
-	a, _ := ctx.Value(auditKey{}).(*Audit)
-	return a
-}
+func auditOf(ctx context.Context) *Audit { return valueOf[Audit](ctx) }
 
 // writeAudit adds the operation's entry to tx unless one was committed
 // already; committed says that tx committed.

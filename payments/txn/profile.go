@@ -40,6 +40,16 @@ func profileIDOf(ctx context.Context, named *string) string {
 	return ""
 }
 
+// InProfile is where narrowed to the caller's profile when the principal
+// names one (X-Profile-Id): another profile's row is then not found, like
+// a foreign one. The merchant is scoped by the ent interceptor.
+func InProfile[P any](ctx context.Context, byProfile func(string) P, where ...P) []P {
+	if p, ok := tenancy.FromContext(ctx); ok && p.ProfileID != "" {
+		return append(where, byProfile(p.ProfileID))
+	}
+	return where
+}
+
 func checkProfileScope(ctx context.Context, prof *ent.Profile) error {
 	if p, ok := tenancy.FromContext(ctx); ok && p.ProfileID != "" && p.ProfileID != prof.ID {
 		return errs.ProfileNotFound(prof.ID)

@@ -101,6 +101,14 @@ func ForUpdate[Q lockable[Q]](db *DB, q Q) Q {
 	return q.ForUpdate()
 }
 
+// ReadInto is a read for RunReads: all's rows, stored in dst.
+func ReadInto[T any](ctx context.Context, dst *[]T, all func(context.Context) ([]T, error)) func() error {
+	return func() (err error) {
+		*dst, err = all(ctx)
+		return err
+	}
+}
+
 // RunReads runs independent reads. On MySQL, through the pooled client,
 // they run at once, each on its own connection, so a page waits for the
 // slowest of its nested queries rather than their sum. In a transaction
@@ -149,6 +157,16 @@ func ReadError(err error, notFound func() *errs.Error) error {
 		return notFound()
 	}
 	return errs.Internal(err)
+}
+
+// Read is a read's result as the domain returns it: v, or a failure as an
+// internal error (a read of rows that may be none cannot fail otherwise).
+func Read[T any](v T, err error) (T, error) {
+	if err != nil {
+		var none T
+		return none, errs.Internal(err)
+	}
+	return v, nil
 }
 
 // ErrorOrNil is Error, or nil for nil.

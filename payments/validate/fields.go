@@ -14,6 +14,17 @@ const MaxAmount = 999_999_999_999
 
 const maxEmailLen = 255
 
+// First is the first violation of checks made in the request's order, or
+// nil: for checks that each stand alone (none needs another to pass first).
+func First(checks ...error) error {
+	for _, err := range checks {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // AbsoluteHTTPURL accepts an absolute http or https URL of at most max characters.
 func AbsoluteHTTPURL(field, v string, max int) error {
 	if err := MaxLen(field, &v, max); err != nil {

@@ -55,5 +55,25 @@ func Column(t *schema.Table, column string) int {
 	panic(fmt.Sprintf("validate: %s.%s is not a sized string column", t.Name, column))
 }
 
+// Columns are the sizes of some string columns of a table, read when the
+// package that declares them loads (Column): for members named as their
+// columns.
+type Columns map[string]int
+
+// ColumnsOf reads the sizes of t's named string columns.
+func ColumnsOf(t *schema.Table, names ...string) Columns {
+	c := make(Columns, len(names))
+	for _, n := range names {
+		c[n] = Column(t, n)
+	}
+	return c
+}
+
+// Length is the member named as column, of value v, held to the column's
+// size.
+func (c Columns) Length(column string, v *string) Length {
+	return Length{Field: column, Value: v, Max: c[column]}
+}
+
 // Chars is how many characters v holds.
 func Chars(v string) int { return utf8.RuneCountInString(v) }
