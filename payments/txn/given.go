@@ -27,9 +27,15 @@ func SetAs[E ~string](v *string, set func(E)) {
 // SetGiven calls set with v unless v is nil: for a member given whole (a
 // map, a slice, a pointer to a document) that is stored as it is.
 func SetGiven[T any](v T, set func(T)) {
-	if rv := reflect.ValueOf(v); rv.IsValid() && !rv.IsNil() {
-		set(v)
+	switch rv := reflect.ValueOf(v); rv.Kind() {
+	case reflect.Invalid:
+		return
+	case reflect.Map, reflect.Slice, reflect.Pointer, reflect.Interface:
+		if rv.IsNil() {
+			return
+		}
 	}
+	set(v) // a value of another kind is always given
 }
 
 // LoadRefs reads in one query the rows that rows refer to (ref: the id a
