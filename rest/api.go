@@ -206,6 +206,30 @@ func withBodyDecodedBy[Req any](decode func(*http.Request, any) error, fn func(r
 	}
 }
 
+// withQuery is withBody for a route whose input is its query string: read
+// takes it strictly (queryParams.read), and what it refuses is the answer.
+func withQuery[Q any](read func(rawQuery string) (Q, error), fn func(r *http.Request, q Q) (any, error)) handlerFunc {
+	return func(r *http.Request) (any, error) {
+		q, err := read(r.URL.RawQuery)
+		if err != nil {
+			return nil, err
+		}
+		return fn(r, q)
+	}
+}
+
+// readingBody is fn over the domain's reading of a decoded body (read, the
+// body type's own method): what read refuses is the answer.
+func readingBody[Req, In any](read func(*Req) (In, error), fn func(r *http.Request, in In) (any, error)) func(*http.Request, *Req) (any, error) {
+	return func(r *http.Request, req *Req) (any, error) {
+		in, err := read(req)
+		if err != nil {
+			return nil, err
+		}
+		return fn(r, in)
+	}
+}
+
 // withList is withBody for a body that is a JSON array of Elem.
 func withList[Elem any](fn func(r *http.Request, list []Elem) (any, error)) handlerFunc {
 	return func(r *http.Request) (any, error) {

@@ -2,7 +2,6 @@ package rest
 
 import (
 	"net/http"
-	"strconv"
 
 	"switchyard/ent"
 	"switchyard/payments/errs"
@@ -18,11 +17,7 @@ func apiKeyOf(k *ent.APIKey) apiKeyResponse {
 
 // registerAPIKeys adds Hyperswitch's /api_keys routes (admin key).
 func registerAPIKeys(a *api, svc *merchant.Service) {
-	a.handle("POST /api_keys/{merchant_id}", AdminOnly, withBody(func(r *http.Request, req *apiKeyRequest) (any, error) {
-		in, err := req.input()
-		if err != nil {
-			return nil, err
-		}
+	a.handle("POST /api_keys/{merchant_id}", AdminOnly, withBody(readingBody((*apiKeyRequest).input, func(r *http.Request, in merchant.APIKeyInput) (any, error) {
 		k, plain, err := svc.CreateAPIKey(r.Context(), in)
 		if err != nil {
 			return nil, err
@@ -31,7 +26,7 @@ func registerAPIKeys(a *api, svc *merchant.Service) {
 			KeyID: k.ID, MerchantID: k.MerchantID, Name: k.Name, Description: k.Description,
 			APIKey: plain, Created: Timestamp(k.CreatedAt), Expiration: expirationOf(k.ExpiresAt),
 		}, nil
-	}))
+	})))
 	a.handle("GET /api_keys/{merchant_id}/list", AdminOnly, func(r *http.Request) (any, error) {
 		limit, err := intParam(r, "limit", 100)
 		if err != nil {
@@ -72,15 +67,12 @@ func revokedAPIKeyOf(k *ent.APIKey) revokeAPIKeyResponse {
 	return revokeAPIKeyResponse{MerchantID: k.MerchantID, KeyID: k.ID, Revoked: true}
 }
 
-// intParam reads an optional integer query parameter.
+// intParam reads an optional integer query parameter of a route that
+// reads its query leniently (an empty value is the default).
 func intParam(r *http.Request, name string, def int) (int, error) {
-	v := r.URL.Query().Get(name)
-	if v == "" {
-		return def, nil
+	values := queryValues{}
+	if v := r.URL.Query().Get(name); v != "" {
+		values[name] = v
 	}
-	n, err := strconv.Atoi(v)
-	if err != nil {
-		return 0, errs.InvalidValue(name, "must be an integer, got %q", v)
-	}
-	return n, nil
+	return values.integer(name, def)
 }

@@ -33,29 +33,30 @@ func customerDeletedOf(c *ent.Customer) customerDeletedBody {
 
 var customerListQuery = queryParams{route: "GET /customers/list", names: []string{"limit", "offset"}}
 
+// listPage is the page of a customer list its query asks for.
+type listPage struct{ limit, offset int }
+
 // customerListPage reads the limit and offset of a customer list (v1 and v2).
-func customerListPage(r *http.Request) (limit, offset int, err error) {
-	if _, _, err := customerListQuery.read(r.URL.RawQuery); err != nil {
-		return 0, 0, err
+func customerListPage(rawQuery string) (listPage, error) {
+	values, _, err := customerListQuery.read(rawQuery)
+	if err != nil {
+		return listPage{}, err
 	}
-	if limit, err = intParam(r, "limit", customer.DefaultCustomerListLimit); err != nil {
-		return 0, 0, err
+	limit, err := values.integer("limit", customer.DefaultCustomerListLimit)
+	if err != nil {
+		return listPage{}, err
 	}
-	offset, err = intParam(r, "offset", 0)
-	return limit, offset, err
+	offset, err := values.integer("offset", 0)
+	return listPage{limit, offset}, err
 }
 
 func registerCustomers(a *api, svc *customer.Service) {
 	a.handle("POST /customers", MerchantOrAdmin, withBody(func(r *http.Request, req *customerRequest) (any, error) {
 		return respond(customerBodyOf)(svc.CreateCustomer(r.Context(), req.CustomerID, req.details()))
 	}))
-	a.handle("GET /customers/list", MerchantOrAdmin, func(r *http.Request) (any, error) {
-		limit, offset, err := customerListPage(r)
-		if err != nil {
-			return nil, err
-		}
-		return respond(each(customerBodyOf))(svc.ListCustomers(r.Context(), limit, offset))
-	})
+	a.handle("GET /customers/list", MerchantOrAdmin, withQuery(customerListPage, func(r *http.Request, p listPage) (any, error) {
+		return respond(each(customerBodyOf))(svc.ListCustomers(r.Context(), p.limit, p.offset))
+	}))
 	a.handle("GET /customers/{customer_id}", CustomerOrMerchant, func(r *http.Request) (any, error) {
 		return respond(customerBodyOf)(svc.GetCustomer(r.Context(), r.PathValue("customer_id")))
 	})

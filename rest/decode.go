@@ -161,23 +161,15 @@ func checkShape(v any, t reflect.Type, path string) error {
 		}
 		return nil
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		n, ok := v.(json.Number)
-		if !ok {
-			return wrongType(path, "an integer", v)
-		}
-		if _, err := strconv.ParseInt(string(n), 10, t.Bits()); err != nil {
-			return wrongType(path, fmt.Sprintf("an integer that fits in %d bits", t.Bits()), v)
-		}
-		return nil
+		return checkInteger(path, v, "an integer", fmt.Sprintf("an integer that fits in %d bits", t.Bits()), func(n string) error {
+			_, err := strconv.ParseInt(n, 10, t.Bits())
+			return err
+		})
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		n, ok := v.(json.Number)
-		if !ok {
-			return wrongType(path, "a non-negative integer", v)
-		}
-		if _, err := strconv.ParseUint(string(n), 10, t.Bits()); err != nil {
-			return wrongType(path, "a non-negative integer", v)
-		}
-		return nil
+		return checkInteger(path, v, "a non-negative integer", "a non-negative integer", func(n string) error {
+			_, err := strconv.ParseUint(n, 10, t.Bits())
+			return err
+		})
 	case reflect.Float32, reflect.Float64:
 		if _, ok := v.(json.Number); !ok {
 			return wrongType(path, "a number", v)
@@ -231,6 +223,20 @@ func jsonFields(t reflect.Type) map[string]reflect.Type {
 		out[name] = f.Type
 	}
 	return out
+}
+
+// checkInteger checks that v is a JSON number parse accepts: want is what
+// any other value is told was expected, fitting what a number parse refuses
+// is told.
+func checkInteger(path string, v any, want, fitting string, parse func(string) error) error {
+	n, ok := v.(json.Number)
+	if !ok {
+		return wrongType(path, want, v)
+	}
+	if parse(string(n)) != nil {
+		return wrongType(path, fitting, v)
+	}
+	return nil
 }
 
 func wrongType(path, want string, got any) error {

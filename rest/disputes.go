@@ -64,16 +64,12 @@ func registerDisputes(a *api, svc *payments.Service) {
 	a.handle("POST /disputes/accept/{dispute_id}", MerchantOrAdmin, func(r *http.Request) (any, error) {
 		return respond(disputeBodyOf)(svc.AcceptDispute(r.Context(), r.PathValue("dispute_id")))
 	})
-	a.handle("GET /disputes/list", MerchantOrAdmin, func(r *http.Request) (any, error) {
-		f, err := disputeListFilter(r.URL.RawQuery)
-		if err != nil {
-			return nil, err
-		}
+	a.handle("GET /disputes/list", MerchantOrAdmin, withQuery(disputeListFilter, func(r *http.Request, f payments.DisputeFilter) (any, error) {
 		if p := principal(r); p.ProfileID != "" && f.ProfileID != nil && *f.ProfileID != p.ProfileID {
 			return nil, errs.NotFound("Profile") // as the refund list answers
 		}
 		return respond(each(disputeBodyOf))(svc.ListDisputes(r.Context(), f))
-	})
+	}))
 }
 
 // disputeListFilter reads GET /disputes/list's query strictly (see

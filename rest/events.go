@@ -82,13 +82,9 @@ func registerEvents(a *api, svc *events.Service, retrier Retrier) {
 		}
 		return deliveryAttemptOf(ev, att), nil
 	})
-	a.handle("POST /events/{merchant_id}", AdminOnly, withBody(func(r *http.Request, req *eventListRequest) (any, error) {
-		f, err := req.filter()
-		if err != nil {
-			return nil, err
-		}
+	a.handle("POST /events/{merchant_id}", AdminOnly, withBody(readingBody((*eventListRequest).filter, func(r *http.Request, f events.EventFilter) (any, error) {
 		return respond(eventListOf)(svc.ListEvents(r.Context(), f))
-	}))
+	})))
 }
 
 // filter is the domain's event filter; a limit of 0 is refused, as

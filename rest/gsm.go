@@ -65,31 +65,19 @@ func gsmResponseOf(r *ent.GsmRule) gsmResponse {
 func registerGSM(a *api, svc *gsm.Service) {
 	// Create and update take the whole rule and answer with it.
 	savingRule := func(save func(context.Context, gsm.RuleInput) (*ent.GsmRule, error)) handlerFunc {
-		return withBody(func(r *http.Request, req *gsmRuleRequest) (any, error) {
-			in, err := req.input()
-			if err != nil {
-				return nil, err
-			}
+		return withBody(readingBody((*gsmRuleRequest).input, func(r *http.Request, in gsm.RuleInput) (any, error) {
 			return respond(gsmResponseOf)(save(r.Context(), in))
-		})
+		}))
 	}
 	a.handle("POST /gsm", MerchantOrAdmin, savingRule(svc.Create))
-	a.handle("POST /gsm/get", MerchantOrAdmin, withBody(func(r *http.Request, req *gsmKeyRequest) (any, error) {
-		k, err := req.key()
-		if err != nil {
-			return nil, err
-		}
+	a.handle("POST /gsm/get", MerchantOrAdmin, withBody(readingBody((*gsmKeyRequest).key, func(r *http.Request, k gsm.Key) (any, error) {
 		return respond(gsmResponseOf)(svc.Get(r.Context(), k))
-	}))
+	})))
 	a.handle("POST /gsm/update", MerchantOrAdmin, savingRule(svc.Update))
-	a.handle("POST /gsm/delete", MerchantOrAdmin, withBody(func(r *http.Request, req *gsmKeyRequest) (any, error) {
-		k, err := req.key()
-		if err != nil {
-			return nil, err
-		}
+	a.handle("POST /gsm/delete", MerchantOrAdmin, withBody(readingBody((*gsmKeyRequest).key, func(r *http.Request, k gsm.Key) (any, error) {
 		if err := svc.Delete(r.Context(), k); err != nil {
 			return nil, err
 		}
 		return gsmDeleteResponse{GsmRuleDelete: true, Connector: k.Connector, Flow: k.Flow, SubFlow: k.SubFlow, Code: k.Code}, nil
-	}))
+	})))
 }

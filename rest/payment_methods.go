@@ -241,13 +241,9 @@ func (req *paymentMethodCreateRequest) input() (payments.SaveCardInput, error) {
 }
 
 func registerSavingPaymentMethods(a *api, svc *customer.Service, pay *payments.Service) {
-	a.handle("POST /payment_methods", MerchantOrAdmin, withBody(func(r *http.Request, req *paymentMethodCreateRequest) (any, error) {
-		in, err := req.input()
-		if err != nil {
-			return nil, err
-		}
+	a.handle("POST /payment_methods", MerchantOrAdmin, withBody(readingBody((*paymentMethodCreateRequest).input, func(r *http.Request, in payments.SaveCardInput) (any, error) {
 		return respond(paymentMethodBodyOf)(pay.SaveCard(r.Context(), in))
-	}))
+	})))
 	a.handle("POST /payment_methods/{method_id}/update", MerchantOrAdmin, withBody(func(r *http.Request, req *paymentMethodUpdateRequest) (any, error) {
 		var u customer.CardUpdate
 		if c := req.Card; c != nil {

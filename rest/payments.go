@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"context"
 	"encoding/json"
 	"net"
 	"net/http"
@@ -13,9 +14,11 @@ import (
 	"switchyard/payments/errs"
 )
 
-// fields maps the members every operation shares onto the domain's.
-func (req *paymentsRequest) fields() (payments.PaymentFields, error) {
+// fields maps the members every operation shares onto the domain's, with
+// the address r came from.
+func (req *paymentsRequest) fields(r *http.Request) (payments.PaymentFields, error) {
 	f := payments.PaymentFields{
+		ClientAddr:                   peerAddr(r),
 		CaptureMethod:                req.CaptureMethod,
 		CaptureOn:                    req.CaptureOn.asTime(),
 		AmountToCapture:              req.AmountToCapture,
@@ -227,11 +230,11 @@ func samePaymentID(body *string, path string) error {
 // publishable key, with the payment's client secret.
 func registerPayments(a *api, svc *payments.Service) {
 	a.handle("POST /payments", MerchantOrAdmin, withBody(func(r *http.Request, req *paymentsRequest) (any, error) {
-		in, err := req.createInput()
+		in, err := req.createInput(r)
 		if err != nil {
 			return nil, err
 		}
-		in.Idempotency, in.ClientAddr = idempotencyRef(r), peerAddr(r)
+		in.Idempotency = idempotencyRef(r)
 		view, err := svc.CreatePayment(r.Context(), in)
 		return respond(paymentResponse)(view, v1Error(err))
 	}))
@@ -251,26 +254,8 @@ func registerPayments(a *api, svc *payments.Service) {
 		}
 		return respond(paymentResponse)(svc.RetrievePayment(r.Context(), r.PathValue("payment_id"), in))
 	})
-	a.handle("POST /payments/{payment_id}", MerchantOrAdmin, withBody(func(r *http.Request, req *paymentsRequest) (any, error) {
-		id := r.PathValue("payment_id")
-		patch, err := req.patch(id)
-		if err != nil {
-			return nil, err
-		}
-		patch.ClientAddr = peerAddr(r)
-		view, err := svc.UpdatePayment(r.Context(), id, patch)
-		return respond(paymentResponse)(view, v1Error(err))
-	}))
-	a.handle("POST /payments/{payment_id}/confirm", ClientOrMerchant, withOptionalBody(func(r *http.Request, req *paymentsRequest) (any, error) {
-		id := r.PathValue("payment_id")
-		in, err := req.confirmInput(id, principal(r).ClientOnly)
-		if err != nil {
-			return nil, err
-		}
-		in.ClientAddr = peerAddr(r)
-		view, err := svc.ConfirmPayment(r.Context(), id, in)
-		return respond(paymentResponse)(view, v1Error(err))
-	}))
+	a.handle("POST /payments/{payment_id}", MerchantOrAdmin, withBody(changePayment((*paymentsRequest).patch, svc.UpdatePayment)))
+	a.handle("POST /payments/{payment_id}/confirm", ClientOrMerchant, withOptionalBody(changePayment((*paymentsRequest).confirmInput, svc.ConfirmPayment)))
 	a.handle("POST /payments/{payment_id}/capture", MerchantOrAdmin, withOptionalBody(func(r *http.Request, req *paymentsCaptureRequest) (any, error) {
 		return respond(paymentResponse)(svc.CapturePayment(r.Context(), r.PathValue("payment_id"),
 			payments.CaptureInput{AmountToCapture: req.AmountToCapture}))
@@ -296,13 +281,28 @@ type sandboxCustomerActionRequest struct {
 	Approve *bool `json:"approve"`
 }
 
+// changePayment is a v1 route that changes the payment of its path: read
+// makes the body op's input (what it refuses is the answer), and op's
+// errors name members as v1 does.
+func changePayment[In any](read func(*paymentsRequest, *http.Request) (In, error),
+	op func(context.Context, string, In) (*payments.PaymentView, error)) func(*http.Request, *paymentsRequest) (any, error) {
+	return func(r *http.Request, req *paymentsRequest) (any, error) {
+		in, err := read(req, r)
+		if err != nil {
+			return nil, err
+		}
+		view, err := op(r.Context(), r.PathValue("payment_id"), in)
+		return respond(paymentResponse)(view, v1Error(err))
+	}
+}
+
 // createInput is the create's domain input: amount and currency required.
-func (req *paymentsRequest) createInput() (payments.PaymentInput, error) {
+func (req *paymentsRequest) createInput(r *http.Request) (payments.PaymentInput, error) {
 	amount, currency, err := payments.RequireAmount(req.Amount, req.Currency, "amount", "currency")
 	if err != nil {
 		return payments.PaymentInput{}, err
 	}
-	f, err := req.fields()
+	f, err := req.fields(r)
 	if err != nil {
 		return payments.PaymentInput{}, err
 	}
@@ -316,16 +316,16 @@ func (req *paymentsRequest) createInput() (payments.PaymentInput, error) {
 	}, nil
 }
 
-// patch is the update's domain input: the payment (id) and its profile
+// patch is the update's domain input: the payment (r's) and its profile
 // stay as they are.
-func (req *paymentsRequest) patch(id string) (payments.PaymentPatch, error) {
-	if err := samePaymentID(req.PaymentID, id); err != nil {
+func (req *paymentsRequest) patch(r *http.Request) (payments.PaymentPatch, error) {
+	if err := samePaymentID(req.PaymentID, r.PathValue("payment_id")); err != nil {
 		return payments.PaymentPatch{}, err
 	}
 	if req.ProfileID != nil {
 		return payments.PaymentPatch{}, errs.InvalidValue("profile_id", "cannot be changed once the payment is created")
 	}
-	f, err := req.fields()
+	f, err := req.fields(r)
 	if err != nil {
 		return payments.PaymentPatch{}, err
 	}
@@ -336,13 +336,13 @@ func (req *paymentsRequest) patch(id string) (payments.PaymentPatch, error) {
 // confirmInput is the confirm's domain input. A client (publishable key)
 // may send only the client members; the amount is fixed by the time the
 // customer confirms (change it with an update first).
-func (req *paymentsRequest) confirmInput(id string, client bool) (payments.ConfirmInput, error) {
-	if client {
+func (req *paymentsRequest) confirmInput(r *http.Request) (payments.ConfirmInput, error) {
+	if principal(r).ClientOnly {
 		if err := req.checkClientMembers(); err != nil {
 			return payments.ConfirmInput{}, err
 		}
 	}
-	if err := samePaymentID(req.PaymentID, id); err != nil {
+	if err := samePaymentID(req.PaymentID, r.PathValue("payment_id")); err != nil {
 		return payments.ConfirmInput{}, err
 	}
 	for _, m := range []struct {
@@ -356,7 +356,7 @@ func (req *paymentsRequest) confirmInput(id string, client bool) (payments.Confi
 	if req.Confirm != nil && !*req.Confirm {
 		return payments.ConfirmInput{}, errs.InvalidValue("confirm", "must be true (or absent) on confirm")
 	}
-	f, err := req.fields()
+	f, err := req.fields(r)
 	if err != nil {
 		return payments.ConfirmInput{}, err
 	}

@@ -21,13 +21,9 @@ var paymentListQuery = queryParams{
 // registerPaymentsList adds GET /payments/list. ServeMux prefers the literal
 // path to GET /payments/{payment_id}, whatever the registration order.
 func registerPaymentsList(a *api, svc *payments.Service) {
-	a.handle("GET /payments/list", MerchantOrAdmin, func(r *http.Request) (any, error) {
-		f, err := paymentListFilter(r.URL.RawQuery)
-		if err != nil {
-			return nil, err
-		}
+	a.handle("GET /payments/list", MerchantOrAdmin, withQuery(paymentListFilter, func(r *http.Request, f payments.PaymentListFilter) (any, error) {
 		return respond(paymentListOf)(svc.ListPayments(r.Context(), f))
-	})
+	}))
 }
 
 // paymentListFilter reads the query string strictly: an unknown parameter,

@@ -50,20 +50,12 @@ func registerPayouts(a *api, svc *payouts.Service) {
 
 // registerPayoutLists adds the payout list and its filters.
 func registerPayoutLists(a *api, svc *payouts.Service) {
-	a.handle("GET /payouts/list", MerchantOrAdmin, func(r *http.Request) (any, error) {
-		f, err := payoutListQueryFilter(r.URL.RawQuery)
-		if err != nil {
-			return nil, err
-		}
-		return respond(payoutListOf)(svc.List(r.Context(), f))
-	})
-	a.handle("POST /payouts/list", MerchantOrAdmin, withOptionalBody(func(r *http.Request, req *payoutListRequest) (any, error) {
-		f, err := req.filter()
-		if err != nil {
-			return nil, err
-		}
+	a.handle("GET /payouts/list", MerchantOrAdmin, withQuery(payoutListQueryFilter, func(r *http.Request, f payouts.ListFilter) (any, error) {
 		return respond(payoutListOf)(svc.List(r.Context(), f))
 	}))
+	a.handle("POST /payouts/list", MerchantOrAdmin, withOptionalBody(readingBody((*payoutListRequest).filter, func(r *http.Request, f payouts.ListFilter) (any, error) {
+		return respond(payoutListOf)(svc.List(r.Context(), f))
+	})))
 	a.handle("POST /payouts/filter", MerchantOrAdmin, withBody(func(r *http.Request, req *refundTimeRange) (any, error) {
 		if req.StartTime == nil {
 			return nil, errs.MissingField("start_time")

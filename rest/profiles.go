@@ -71,26 +71,18 @@ func profileOf(p *merchant.ProfileView) profileResponse {
 // the admin key, as in Hyperswitch; the rest take the merchant's key too.
 func registerProfiles(a *api, svc *merchant.Service) {
 	const base = "/account/{account_id}/business_profile"
-	a.handle("POST "+base, MerchantOrAdmin, withBody(func(r *http.Request, req *profileRequest) (any, error) {
-		in, err := req.domain()
-		if err != nil {
-			return nil, err
-		}
+	a.handle("POST "+base, MerchantOrAdmin, withBody(readingBody((*profileRequest).domain, func(r *http.Request, in merchant.ProfileInput) (any, error) {
 		return respond(profileOf)(svc.CreateProfile(r.Context(), in))
-	}))
+	})))
 	a.handle("GET "+base, MerchantOrAdmin, func(r *http.Request) (any, error) {
 		return respond(each(profileOf))(svc.ListProfiles(r.Context()))
 	})
 	a.handle("GET "+base+"/{profile_id}", MerchantOrAdmin, func(r *http.Request) (any, error) {
 		return respond(profileOf)(svc.GetProfile(r.Context(), r.PathValue("profile_id")))
 	})
-	a.handle("POST "+base+"/{profile_id}", MerchantOrAdmin, withBody(func(r *http.Request, req *profileRequest) (any, error) {
-		in, err := req.domain()
-		if err != nil {
-			return nil, err
-		}
+	a.handle("POST "+base+"/{profile_id}", MerchantOrAdmin, withBody(readingBody((*profileRequest).domain, func(r *http.Request, in merchant.ProfileInput) (any, error) {
 		return respond(profileOf)(svc.UpdateProfile(r.Context(), r.PathValue("profile_id"), in))
-	}))
+	})))
 	a.handle("DELETE "+base+"/{profile_id}", AdminOnly, func(r *http.Request) (any, error) {
 		if err := svc.DeleteProfile(r.Context(), r.PathValue("profile_id")); err != nil {
 			return nil, err

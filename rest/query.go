@@ -82,6 +82,20 @@ func (v queryValues) str(name string) *string {
 	return nil
 }
 
+// integer is the integer value of name, def when the query does not give
+// it.
+func (v queryValues) integer(name string, def int) (int, error) {
+	s, ok := v[name]
+	if !ok {
+		return def, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return 0, errs.InvalidValue(name, "must be an integer, got %q", s)
+	}
+	return n, nil
+}
+
 // listLimit reads a list's limit, 1 to validate.MaxListLimit, into dst when
 // the query gives one.
 func listLimit(values map[string]string, dst *int) error {

@@ -68,13 +68,9 @@ func registerV2Customers(a *api, svc *customer.Service) {
 		}
 		return respond(v2CustomerOf)(svc.CreateCustomer(r.Context(), req.MerchantReferenceID, d))
 	})))
-	a.handle("GET /v2/customers/list", MerchantOrAdmin, v2Route(func(r *http.Request) (any, error) {
-		limit, offset, err := customerListPage(r)
-		if err != nil {
-			return nil, err
-		}
-		return respond(each(v2CustomerOf))(svc.ListCustomers(r.Context(), limit, offset))
-	}))
+	a.handle("GET /v2/customers/list", MerchantOrAdmin, v2Route(withQuery(customerListPage, func(r *http.Request, p listPage) (any, error) {
+		return respond(each(v2CustomerOf))(svc.ListCustomers(r.Context(), p.limit, p.offset))
+	})))
 	a.handle("GET /v2/customers/{id}", MerchantOrAdmin, v2CustomerRoute(svc, func(r *http.Request, customerID string) (any, error) {
 		return respond(v2CustomerOf)(svc.GetCustomer(r.Context(), customerID))
 	}))
