@@ -8,8 +8,9 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// config is rest/wire.yaml: per output file, the spec it reads and the
-// schemas it turns into Go types.
+// config is a wire.yaml (rest/wire.yaml, and one beside each package whose
+// stored or domain types transcribe Hyperswitch schemas): per output file,
+// the spec it reads and the schemas it turns into Go types.
 type config struct {
 	Outputs []output `yaml:"outputs"`
 }
@@ -40,6 +41,10 @@ type typeConfig struct {
 	// Request: every member is optional on the way in, so every member
 	// is a pointer (nil = absent). Otherwise a required member is a value.
 	Request bool `yaml:"request"`
+	// OmitEmpty: every optional member (every member of a request) is
+	// left out of the JSON when empty instead of written as null, as a
+	// stored JSON column or a domain value keeps them.
+	OmitEmpty bool `yaml:"omitempty"`
 	// Ignore lists members a request accepts, so that a valid Hyperswitch
 	// body is not refused, but that Switchyard does not implement: kept as
 	// json.RawMessage and never read.

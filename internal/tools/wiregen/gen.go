@@ -127,6 +127,8 @@ func (g *generator) writeType(b *bytes.Buffer, t typeConfig) error {
 			continue
 		}
 		fc := t.Fields[p.Name]
+		required := !t.Request && required[p.Name]
+		fc.OmitEmpty = fc.OmitEmpty || t.OmitEmpty && !required
 		goType := fc.Type
 		switch {
 		case goType != "":
@@ -136,7 +138,6 @@ func (g *generator) writeType(b *bytes.Buffer, t typeConfig) error {
 			goType = "any"
 		}
 		if goType == "" {
-			required := !t.Request && required[p.Name]
 			g.request = t.Request
 			var err error
 			if goType, err = g.goType(p.Schema, required); err != nil {
@@ -327,7 +328,7 @@ var initialisms = map[string]string{
 	"id": "ID", "ids": "IDs", "url": "URL", "urls": "URLs", "api": "API", "ip": "IP",
 	"json": "JSON", "http": "HTTP", "uri": "URI", "bin": "BIN", "isin": "ISIN",
 	"psp": "PSP", "3ds": "3DS", "cvc": "CVC", "cvv": "CVV", "sdk": "SDK", "mca": "MCA",
-	"iban": "IBAN", "bic": "BIC", "emv": "EMV", "ispb": "ISPB",
+	"iban": "IBAN", "bic": "BIC", "emv": "EMV", "ispb": "ISPB", "sku": "SKU", "upc": "UPC", "ui": "UI",
 }
 
 // goName turns a JSON member name, snake_case or camelCase, into an
