@@ -11,8 +11,11 @@ import (
 	"switchyard/payments/validate"
 )
 
+//go:generate go run switchyard/internal/tools/wiregen -config wire.yaml
+
 // This file holds the typed value objects of a connector account
-// (MerchantConnectorCreate's nested objects) and their validation. Every rule
+// (MerchantConnectorCreate's nested objects; those that transcribe the
+// contract are generated into wire_gen.go) and their validation. Every rule
 // reports the first violation as a *errs.Error naming the field by its path in
 // the request, e.g. payment_methods_enabled[0].payment_method_types[1].card_networks[0].
 // A required member that is absent, null or "" is IR_04; a value outside its
@@ -64,25 +67,6 @@ const (
 	AcceptAll         = "all_accepted"
 )
 
-// PaymentMethodsEnabled is one payment method a connector account takes.
-type PaymentMethodsEnabled struct {
-	PaymentMethod      string                      `json:"payment_method"` // card, wallet, …
-	PaymentMethodTypes []RequestPaymentMethodTypes `json:"payment_method_types"`
-}
-
-// RequestPaymentMethodTypes is one subtype of an enabled payment method.
-type RequestPaymentMethodTypes struct {
-	PaymentMethodType         string              `json:"payment_method_type"` // credit, klarna, …
-	PaymentExperience         *PaymentExperience  `json:"payment_experience"`
-	CardNetworks              []CardNetwork       `json:"card_networks"`
-	AcceptedCurrencies        *AcceptedCurrencies `json:"accepted_currencies"`
-	AcceptedCountries         *AcceptedCountries  `json:"accepted_countries"`
-	MinimumAmount             *int64              `json:"minimum_amount"`
-	MaximumAmount             *int64              `json:"maximum_amount"`
-	RecurringEnabled          *bool               `json:"recurring_enabled"`
-	InstallmentPaymentEnabled *bool               `json:"installment_payment_enabled"`
-}
-
 // Accepted is discriminated on Type: enable_only and disable_only need
 // List; all_accepted has no other member.
 type Accepted[T ~string] struct {
@@ -115,58 +99,6 @@ func (a *Accepted[T]) validate(p validate.Path, set *validate.Enum) error {
 	return validateAccepted(p, a.Type, a.listed(), a.List != nil, set)
 }
 
-// ConnectorWebhookDetails are the secrets that verify the provider's webhooks.
-type WebhookDetails struct {
-	MerchantSecret   string `json:"merchant_secret"`
-	AdditionalSecret string `json:"additional_secret"`
-}
-
-// FrmConfig is one fraud risk management configuration.
-type FrmConfig struct {
-	Gateway        Type               `json:"gateway"`
-	PaymentMethods []FrmPaymentMethod `json:"payment_methods"`
-}
-
-// FrmPaymentMethod is a payment method under fraud checks.
-type FrmPaymentMethod struct {
-	PaymentMethod string `json:"payment_method"`
-	// PaymentMethodTypes is deprecated but retained.
-	PaymentMethodTypes []FrmPaymentMethodType `json:"payment_method_types"`
-	Flow               *FrmFlow               `json:"flow"`
-}
-
-// FrmPaymentMethodType is a subtype under fraud checks; every member is required.
-type FrmPaymentMethodType struct {
-	PaymentMethodType string      `json:"payment_method_type"`
-	CardNetworks      CardNetwork `json:"card_networks"`
-	Flow              FrmFlow     `json:"flow"`
-	Action            FrmAction   `json:"action"`
-}
-
-// AdditionalMerchantData holds the merchant's open-banking recipient.
-type AdditionalMerchantData struct {
-	OpenBankingRecipientData *MerchantRecipientData `json:"open_banking_recipient_data"`
-}
-
-// MerchantRecipientData is exactly one of its members.
-type MerchantRecipientData struct {
-	ConnectorRecipientID *string              `json:"connector_recipient_id,omitempty"`
-	WalletID             *string              `json:"wallet_id,omitempty"`
-	AccountData          *MerchantAccountData `json:"account_data,omitempty"`
-}
-
-// MerchantAccountData is exactly one keyed bank-account variant.
-type MerchantAccountData struct {
-	Iban           *IbanAccountData   `json:"iban,omitempty"`
-	Bacs           *UKAccountData     `json:"bacs,omitempty"`
-	FasterPayments *UKAccountData     `json:"faster_payments,omitempty"`
-	Sepa           *IbanAccountData   `json:"sepa,omitempty"`
-	SepaInstant    *IbanAccountData   `json:"sepa_instant,omitempty"`
-	Elixir         *ElixirAccountData `json:"elixir,omitempty"`
-	Bankgiro       *GiroAccountData   `json:"bankgiro,omitempty"`
-	Plusgiro       *GiroAccountData   `json:"plusgiro,omitempty"`
-}
-
 // IbanAccountData is the iban, sepa and sepa_instant variant.
 type IbanAccountData struct {
 	Iban                 string  `json:"iban"`
@@ -195,17 +127,6 @@ type GiroAccountData struct {
 	Number               string  `json:"number"`
 	Name                 string  `json:"name"`
 	ConnectorRecipientID *string `json:"connector_recipient_id"`
-}
-
-// ConnectorWalletDetails holds each wallet scheme's certificates and
-// credentials; it is sealed at rest and shown masked.
-type WalletDetails struct {
-	ApplePayCombined map[string]any `json:"apple_pay_combined"`
-	ApplePay         map[string]any `json:"apple_pay"`
-	AmazonPay        map[string]any `json:"amazon_pay"`
-	SamsungPay       map[string]any `json:"samsung_pay"`
-	Paze             map[string]any `json:"paze"`
-	GooglePay        map[string]any `json:"google_pay"`
 }
 
 // Limits of a connector account's members.
