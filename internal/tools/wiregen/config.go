@@ -27,6 +27,8 @@ type output struct {
 	// another output).
 	Refs  map[string]string `yaml:"refs"`
 	Types []typeConfig      `yaml:"types"`
+	// Enums are the value lists of enum schemas, each a []string variable.
+	Enums []enumConfig `yaml:"enums"`
 	// TimeType and RequestTimeType are the Go types of a date-time member
 	// of a response and of a request.
 	TimeType        string `yaml:"time_type"`
@@ -63,6 +65,14 @@ type typeConfig struct {
 	Fields map[string]fieldConfig `yaml:"fields"`
 	// Extra appends members the schema lacks but the wire has.
 	Extra []extraField `yaml:"extra"`
+}
+
+// enumConfig is one generated list of an enum schema's values, in the
+// document's order.
+type enumConfig struct {
+	Name   string `yaml:"name"`
+	Schema string `yaml:"schema"`
+	Doc    string `yaml:"doc"`
 }
 
 type fieldConfig struct {

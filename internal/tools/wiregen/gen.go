@@ -45,6 +45,11 @@ func (g *generator) generate(header string) ([]byte, error) {
 			errs = append(errs, fmt.Errorf("%s (schema %s): %w", t.Name, t.Schema, err))
 		}
 	}
+	for _, e := range g.out.Enums {
+		if err := g.writeEnum(&body, e); err != nil {
+			errs = append(errs, fmt.Errorf("%s (schema %s): %w", e.Name, e.Schema, err))
+		}
+	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
@@ -157,6 +162,31 @@ func (g *generator) writeType(b *bytes.Buffer, t typeConfig) error {
 			return fmt.Errorf("extra %q: needs a type", e.JSON)
 		}
 		writeField(b, e.JSON, e.fieldConfig, e.Type)
+	}
+	b.WriteString("}\n\n")
+	return nil
+}
+
+// writeEnum writes an enum schema's values as a []string variable.
+func (g *generator) writeEnum(b *bytes.Buffer, e enumConfig) error {
+	sc := g.spec.Components.Schemas[e.Schema]
+	if sc == nil || len(sc.Enum) == 0 {
+		return fmt.Errorf("no such enum schema")
+	}
+	doc := e.Doc
+	if doc == "" {
+		doc = fmt.Sprintf("%s are the values of the spec's %s.", e.Name, e.Schema)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(doc), "\n") {
+		fmt.Fprintf(b, "// %s\n", line)
+	}
+	fmt.Fprintf(b, "var %s = []string{\n", e.Name)
+	for _, v := range sc.Enum {
+		s, ok := v.(string)
+		if !ok {
+			return fmt.Errorf("value %v is not a string", v)
+		}
+		fmt.Fprintf(b, "\t%q,\n", s)
 	}
 	b.WriteString("}\n\n")
 	return nil

@@ -113,6 +113,25 @@ func TestDefaultRules(t *testing.T) {
 	}
 }
 
+func TestEnumIsTheValuesInOrder(t *testing.T) {
+	s := &spec{}
+	if err := json.Unmarshal([]byte(testSpec), s); err != nil {
+		t.Fatal(err)
+	}
+	out := output{Package: "p", Enums: []enumConfig{{Name: "statuses", Schema: "Status"}}}
+	src, err := newGenerator(s, out).generate("//")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "var statuses = []string{ \"a\", \"b\", }"; !strings.Contains(norm(string(src)), want) {
+		t.Errorf("got\n%s\nwant %s", src, want)
+	}
+	out.Enums[0].Schema = "Thing"
+	if _, err := newGenerator(s, out).generate("//"); err == nil || !strings.Contains(err.Error(), "no such enum schema") {
+		t.Errorf("an object as an enum: got %v", err)
+	}
+}
+
 func TestOrderFollowsTheDocument(t *testing.T) {
 	s := &spec{}
 	if err := json.Unmarshal([]byte(testSpec), s); err != nil {
