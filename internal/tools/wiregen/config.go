@@ -27,12 +27,12 @@ type output struct {
 	// another output).
 	Refs  map[string]string `yaml:"refs"`
 	Types []typeConfig      `yaml:"types"`
-	// Enums are the value lists of enum schemas, each a []string variable.
-	Enums []enumConfig `yaml:"enums"`
 	// TimeType and RequestTimeType are the Go types of a date-time member
 	// of a response and of a request.
 	TimeType        string `yaml:"time_type"`
 	RequestTimeType string `yaml:"request_time_type"`
+	// Enums are the value lists of enum schemas, each a []string variable.
+	Enums []enumConfig `yaml:"enums"`
 }
 
 // typeConfig is one generated struct.

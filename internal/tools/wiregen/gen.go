@@ -107,13 +107,7 @@ func (g *generator) writeType(b *bytes.Buffer, t typeConfig) error {
 			return fmt.Errorf("fields %q: the schema has no such member (or it is omitted)", name)
 		}
 	}
-	doc := t.Doc
-	if doc == "" {
-		doc = fmt.Sprintf("%s is the spec's %s.", t.Name, t.Schema)
-	}
-	for _, line := range strings.Split(strings.TrimSpace(doc), "\n") {
-		fmt.Fprintf(b, "// %s\n", line)
-	}
+	writeDoc(b, t.Doc, fmt.Sprintf("%s is the spec's %s.", t.Name, t.Schema))
 	fmt.Fprintf(b, "type %s struct {\n", t.Name)
 	embedded := map[string]bool{}
 	for _, e := range t.Embed {
@@ -173,13 +167,7 @@ func (g *generator) writeEnum(b *bytes.Buffer, e enumConfig) error {
 	if sc == nil || len(sc.Enum) == 0 {
 		return fmt.Errorf("no such enum schema")
 	}
-	doc := e.Doc
-	if doc == "" {
-		doc = fmt.Sprintf("%s are the values of the spec's %s.", e.Name, e.Schema)
-	}
-	for _, line := range strings.Split(strings.TrimSpace(doc), "\n") {
-		fmt.Fprintf(b, "// %s\n", line)
-	}
+	writeDoc(b, e.Doc, fmt.Sprintf("%s are the values of the spec's %s.", e.Name, e.Schema))
 	fmt.Fprintf(b, "var %s = []string{\n", e.Name)
 	for _, v := range sc.Enum {
 		s, ok := v.(string)
@@ -190,6 +178,17 @@ func (g *generator) writeEnum(b *bytes.Buffer, e enumConfig) error {
 	}
 	b.WriteString("}\n\n")
 	return nil
+}
+
+// writeDoc writes a declaration's doc comment: the configured one, else
+// fallback.
+func writeDoc(b *bytes.Buffer, doc, fallback string) {
+	if doc == "" {
+		doc = fallback
+	}
+	for _, line := range strings.Split(strings.TrimSpace(doc), "\n") {
+		fmt.Fprintf(b, "// %s\n", line)
+	}
 }
 
 // memberNames are the JSON members of a generated type, for a type that
