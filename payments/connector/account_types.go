@@ -339,32 +339,34 @@ func (r MerchantRecipientData) validate(p validate.Path) error {
 }
 
 func (a MerchantAccountData) validate(p validate.Path) error {
-	given := present(map[string]bool{
-		"iban": a.Iban != nil, "bacs": a.Bacs != nil, "faster_payments": a.FasterPayments != nil,
-		"sepa": a.Sepa != nil, "sepa_instant": a.SepaInstant != nil, "elixir": a.Elixir != nil,
-		"bankgiro": a.Bankgiro != nil, "plusgiro": a.Plusgiro != nil,
-	})
-	if len(given) != 1 {
+	// The variants, each with its check (run only on the one given).
+	variants := []struct {
+		name  string
+		given bool
+		check func(validate.Path) error
+	}{
+		{"iban", a.Iban != nil, func(p validate.Path) error { return a.Iban.validate(p) }},
+		{"bacs", a.Bacs != nil, func(p validate.Path) error { return a.Bacs.validate(p) }},
+		{"faster_payments", a.FasterPayments != nil, func(p validate.Path) error { return a.FasterPayments.validate(p) }},
+		{"sepa", a.Sepa != nil, func(p validate.Path) error { return a.Sepa.validate(p) }},
+		{"sepa_instant", a.SepaInstant != nil, func(p validate.Path) error { return a.SepaInstant.validate(p) }},
+		{"elixir", a.Elixir != nil, func(p validate.Path) error { return a.Elixir.validate(p) }},
+		{"bankgiro", a.Bankgiro != nil, func(p validate.Path) error { return a.Bankgiro.validate(p, 7, 8) }},
+		{"plusgiro", a.Plusgiro != nil, func(p validate.Path) error { return a.Plusgiro.validate(p, 2, 8) }},
+	}
+	flags := map[string]bool{}
+	for _, v := range variants {
+		flags[v.name] = v.given
+	}
+	if given := present(flags); len(given) != 1 {
 		return exactlyOne(p, given, "iban, bacs, faster_payments, sepa, sepa_instant, elixir, bankgiro or plusgiro")
 	}
-	switch {
-	case a.Iban != nil:
-		return a.Iban.validate(p.Key("iban"))
-	case a.Bacs != nil:
-		return a.Bacs.validate(p.Key("bacs"))
-	case a.FasterPayments != nil:
-		return a.FasterPayments.validate(p.Key("faster_payments"))
-	case a.Sepa != nil:
-		return a.Sepa.validate(p.Key("sepa"))
-	case a.SepaInstant != nil:
-		return a.SepaInstant.validate(p.Key("sepa_instant"))
-	case a.Elixir != nil:
-		return a.Elixir.validate(p.Key("elixir"))
-	case a.Bankgiro != nil:
-		return a.Bankgiro.validate(p.Key("bankgiro"), 7, 8)
-	default:
-		return a.Plusgiro.validate(p.Key("plusgiro"), 2, 8)
+	for _, v := range variants {
+		if v.given {
+			return v.check(p.Key(v.name))
+		}
 	}
+	return nil
 }
 
 // present returns the names whose flag is set, sorted.
