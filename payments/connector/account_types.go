@@ -11,8 +11,11 @@ import (
 	"switchyard/payments/validate"
 )
 
+//go:generate go run switchyard/internal/tools/wiregen -config wire.yaml
+
 // This file holds the typed value objects of a connector account
-// (MerchantConnectorCreate's nested objects) and their validation. Every rule
+// (MerchantConnectorCreate's nested objects; those that transcribe the
+// contract are generated into wire_gen.go) and their validation. Every rule
 // reports the first violation as a *errs.Error naming the field by its path in
 // the request, e.g. payment_methods_enabled[0].payment_method_types[1].card_networks[0].
 // A required member that is absent, null or "" is IR_04; a value outside its
@@ -64,25 +67,6 @@ const (
 	AcceptAll         = "all_accepted"
 )
 
-// PaymentMethodsEnabled is one payment method a connector account takes.
-type PaymentMethodsEnabled struct {
-	PaymentMethod      string                      `json:"payment_method"` // card, wallet, …
-	PaymentMethodTypes []RequestPaymentMethodTypes `json:"payment_method_types"`
-}
-
-// RequestPaymentMethodTypes is one subtype of an enabled payment method.
-type RequestPaymentMethodTypes struct {
-	PaymentMethodType         string              `json:"payment_method_type"` // credit, klarna, …
-	PaymentExperience         *PaymentExperience  `json:"payment_experience"`
-	CardNetworks              []CardNetwork       `json:"card_networks"`
-	AcceptedCurrencies        *AcceptedCurrencies `json:"accepted_currencies"`
-	AcceptedCountries         *AcceptedCountries  `json:"accepted_countries"`
-	MinimumAmount             *int64              `json:"minimum_amount"`
-	MaximumAmount             *int64              `json:"maximum_amount"`
-	RecurringEnabled          *bool               `json:"recurring_enabled"`
-	InstallmentPaymentEnabled *bool               `json:"installment_payment_enabled"`
-}
-
 // Accepted is discriminated on Type: enable_only and disable_only need
 // List; all_accepted has no other member.
 type Accepted[T ~string] struct {
@@ -115,58 +99,6 @@ func (a *Accepted[T]) validate(p validate.Path, set *validate.Enum) error {
 	return validateAccepted(p, a.Type, a.listed(), a.List != nil, set)
 }
 
-// ConnectorWebhookDetails are the secrets that verify the provider's webhooks.
-type WebhookDetails struct {
-	MerchantSecret   string `json:"merchant_secret"`
-	AdditionalSecret string `json:"additional_secret"`
-}
-
-// FrmConfig is one fraud risk management configuration.
-type FrmConfig struct {
-	Gateway        Type               `json:"gateway"`
-	PaymentMethods []FrmPaymentMethod `json:"payment_methods"`
-}
-
-// FrmPaymentMethod is a payment method under fraud checks.
-type FrmPaymentMethod struct {
-	PaymentMethod string `json:"payment_method"`
-	// PaymentMethodTypes is deprecated but retained.
-	PaymentMethodTypes []FrmPaymentMethodType `json:"payment_method_types"`
-	Flow               *FrmFlow               `json:"flow"`
-}
-
-// FrmPaymentMethodType is a subtype under fraud checks; every member is required.
-type FrmPaymentMethodType struct {
-	PaymentMethodType string      `json:"payment_method_type"`
-	CardNetworks      CardNetwork `json:"card_networks"`
-	Flow              FrmFlow     `json:"flow"`
-	Action            FrmAction   `json:"action"`
-}
-
-// AdditionalMerchantData holds the merchant's open-banking recipient.
-type AdditionalMerchantData struct {
-	OpenBankingRecipientData *MerchantRecipientData `json:"open_banking_recipient_data"`
-}
-
-// MerchantRecipientData is exactly one of its members.
-type MerchantRecipientData struct {
-	ConnectorRecipientID *string              `json:"connector_recipient_id,omitempty"`
-	WalletID             *string              `json:"wallet_id,omitempty"`
-	AccountData          *MerchantAccountData `json:"account_data,omitempty"`
-}
-
-// MerchantAccountData is exactly one keyed bank-account variant.
-type MerchantAccountData struct {
-	Iban           *IbanAccountData   `json:"iban,omitempty"`
-	Bacs           *UKAccountData     `json:"bacs,omitempty"`
-	FasterPayments *UKAccountData     `json:"faster_payments,omitempty"`
-	Sepa           *IbanAccountData   `json:"sepa,omitempty"`
-	SepaInstant    *IbanAccountData   `json:"sepa_instant,omitempty"`
-	Elixir         *ElixirAccountData `json:"elixir,omitempty"`
-	Bankgiro       *GiroAccountData   `json:"bankgiro,omitempty"`
-	Plusgiro       *GiroAccountData   `json:"plusgiro,omitempty"`
-}
-
 // IbanAccountData is the iban, sepa and sepa_instant variant.
 type IbanAccountData struct {
 	Iban                 string  `json:"iban"`
@@ -195,17 +127,6 @@ type GiroAccountData struct {
 	Number               string  `json:"number"`
 	Name                 string  `json:"name"`
 	ConnectorRecipientID *string `json:"connector_recipient_id"`
-}
-
-// ConnectorWalletDetails holds each wallet scheme's certificates and
-// credentials; it is sealed at rest and shown masked.
-type WalletDetails struct {
-	ApplePayCombined map[string]any `json:"apple_pay_combined"`
-	ApplePay         map[string]any `json:"apple_pay"`
-	AmazonPay        map[string]any `json:"amazon_pay"`
-	SamsungPay       map[string]any `json:"samsung_pay"`
-	Paze             map[string]any `json:"paze"`
-	GooglePay        map[string]any `json:"google_pay"`
 }
 
 // Limits of a connector account's members.
@@ -418,32 +339,34 @@ func (r MerchantRecipientData) validate(p validate.Path) error {
 }
 
 func (a MerchantAccountData) validate(p validate.Path) error {
-	given := present(map[string]bool{
-		"iban": a.Iban != nil, "bacs": a.Bacs != nil, "faster_payments": a.FasterPayments != nil,
-		"sepa": a.Sepa != nil, "sepa_instant": a.SepaInstant != nil, "elixir": a.Elixir != nil,
-		"bankgiro": a.Bankgiro != nil, "plusgiro": a.Plusgiro != nil,
-	})
-	if len(given) != 1 {
+	// The variants, each with its check (run only on the one given).
+	variants := []struct {
+		name  string
+		given bool
+		check func(validate.Path) error
+	}{
+		{"iban", a.Iban != nil, func(p validate.Path) error { return a.Iban.validate(p) }},
+		{"bacs", a.Bacs != nil, func(p validate.Path) error { return a.Bacs.validate(p) }},
+		{"faster_payments", a.FasterPayments != nil, func(p validate.Path) error { return a.FasterPayments.validate(p) }},
+		{"sepa", a.Sepa != nil, func(p validate.Path) error { return a.Sepa.validate(p) }},
+		{"sepa_instant", a.SepaInstant != nil, func(p validate.Path) error { return a.SepaInstant.validate(p) }},
+		{"elixir", a.Elixir != nil, func(p validate.Path) error { return a.Elixir.validate(p) }},
+		{"bankgiro", a.Bankgiro != nil, func(p validate.Path) error { return a.Bankgiro.validate(p, 7, 8) }},
+		{"plusgiro", a.Plusgiro != nil, func(p validate.Path) error { return a.Plusgiro.validate(p, 2, 8) }},
+	}
+	flags := map[string]bool{}
+	for _, v := range variants {
+		flags[v.name] = v.given
+	}
+	if given := present(flags); len(given) != 1 {
 		return exactlyOne(p, given, "iban, bacs, faster_payments, sepa, sepa_instant, elixir, bankgiro or plusgiro")
 	}
-	switch {
-	case a.Iban != nil:
-		return a.Iban.validate(p.Key("iban"))
-	case a.Bacs != nil:
-		return a.Bacs.validate(p.Key("bacs"))
-	case a.FasterPayments != nil:
-		return a.FasterPayments.validate(p.Key("faster_payments"))
-	case a.Sepa != nil:
-		return a.Sepa.validate(p.Key("sepa"))
-	case a.SepaInstant != nil:
-		return a.SepaInstant.validate(p.Key("sepa_instant"))
-	case a.Elixir != nil:
-		return a.Elixir.validate(p.Key("elixir"))
-	case a.Bankgiro != nil:
-		return a.Bankgiro.validate(p.Key("bankgiro"), 7, 8)
-	default:
-		return a.Plusgiro.validate(p.Key("plusgiro"), 2, 8)
+	for _, v := range variants {
+		if v.given {
+			return v.check(p.Key(v.name))
+		}
 	}
+	return nil
 }
 
 // present returns the names whose flag is set, sorted.

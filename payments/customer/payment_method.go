@@ -14,17 +14,9 @@ import (
 	"switchyard/payments/validate"
 )
 
-// CardInput is raw card data on its way to a connector. It is never stored:
-// the attempt keeps schematype.CardDetails, and between create and confirm
-// the card waits sealed in the Redis vault.
-type CardInput struct {
-	Number     string  `json:"card_number"`
-	ExpMonth   string  `json:"card_exp_month"`
-	ExpYear    string  `json:"card_exp_year"`
-	CVC        string  `json:"card_cvc"`
-	HolderName *string `json:"card_holder_name"`
-	Network    *string `json:"card_network"`
-}
+// CardInput, the card as Hyperswitch's Card defines it, is generated from
+// the contract into wire_gen.go.
+//go:generate go run switchyard/internal/tools/wiregen -config wire.yaml
 
 // PaymentMethodInput is what the customer pays with.
 type PaymentMethodInput struct {

@@ -66,48 +66,9 @@ const (
 	ApproachElimination             = "elimination_routing"
 )
 
-// SuccessBasedConfig is Hyperswitch's SuccessBasedRoutingConfig.
-type SuccessBasedConfig struct {
-	Params                []string                `json:"params,omitempty"`
-	Config                *SuccessBasedConfigBody `json:"config,omitempty"`
-	DecisionEngineConfigs json.RawMessage         `json:"decision_engine_configs,omitempty"`
-}
-
-// SuccessBasedConfigBody is Hyperswitch's SuccessBasedRoutingConfigBody.
-type SuccessBasedConfigBody struct {
-	MinAggregatesSize              *int64                 `json:"min_aggregates_size,omitempty"`
-	DefaultSuccessRate             *float64               `json:"default_success_rate,omitempty"`
-	MaxAggregatesSize              *int64                 `json:"max_aggregates_size,omitempty"`
-	CurrentBlockThreshold          *CurrentBlockThreshold `json:"current_block_threshold,omitempty"`
-	SpecificityLevel               *string                `json:"specificity_level,omitempty"`
-	ExplorationPercent             *float64               `json:"exploration_percent,omitempty"`
-	ShuffleOnTieDuringExploitation *bool                  `json:"shuffle_on_tie_during_exploitation,omitempty"`
-}
-
-// CurrentBlockThreshold is when a block of outcomes closes: after
-// max_total_count outcomes or duration_in_mins minutes.
-type CurrentBlockThreshold struct {
-	DurationInMins *int64 `json:"duration_in_mins,omitempty"`
-	MaxTotalCount  *int64 `json:"max_total_count,omitempty"`
-}
-
-// EliminationConfig is Hyperswitch's EliminationRoutingConfig.
-type EliminationConfig struct {
-	Params                    []string                   `json:"params,omitempty"`
-	EliminationAnalyserConfig *EliminationAnalyserConfig `json:"elimination_analyser_config,omitempty"`
-	DecisionEngineConfigs     *EliminationThreshold      `json:"decision_engine_configs,omitempty"`
-}
-
-// EliminationAnalyserConfig is the bucket each account's failures fill.
-type EliminationAnalyserConfig struct {
-	BucketSize               *int64 `json:"bucket_size,omitempty"`
-	BucketLeakIntervalInSecs *int64 `json:"bucket_leak_interval_in_secs,omitempty"`
-}
-
-// EliminationThreshold is Hyperswitch's DecisionEngineEliminationData.
-type EliminationThreshold struct {
-	Threshold *float64 `json:"threshold,omitempty"`
-}
+// The configurations (SuccessBasedConfig, EliminationConfig) are
+// Hyperswitch's objects, generated from the contract into wire_gen.go.
+//go:generate go run switchyard/internal/tools/wiregen -config wire.yaml
 
 func ptr[T any](v T) *T { return &v }
 

@@ -8,8 +8,9 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// config is rest/wire.yaml: per output file, the spec it reads and the
-// schemas it turns into Go types.
+// config is a wire.yaml (rest/wire.yaml, and one beside each package whose
+// stored or domain types transcribe Hyperswitch schemas): per output file,
+// the spec it reads and the schemas it turns into Go types.
 type config struct {
 	Outputs []output `yaml:"outputs"`
 }
@@ -30,6 +31,8 @@ type output struct {
 	// of a response and of a request.
 	TimeType        string `yaml:"time_type"`
 	RequestTimeType string `yaml:"request_time_type"`
+	// Enums are the value lists of enum schemas, each a []string variable.
+	Enums []enumConfig `yaml:"enums"`
 }
 
 // typeConfig is one generated struct.
@@ -40,6 +43,10 @@ type typeConfig struct {
 	// Request: every member is optional on the way in, so every member
 	// is a pointer (nil = absent). Otherwise a required member is a value.
 	Request bool `yaml:"request"`
+	// OmitEmpty: every optional member (every member of a request) is
+	// left out of the JSON when empty instead of written as null, as a
+	// stored JSON column or a domain value keeps them.
+	OmitEmpty bool `yaml:"omitempty"`
 	// Ignore lists members a request accepts, so that a valid Hyperswitch
 	// body is not refused, but that Switchyard does not implement: kept as
 	// json.RawMessage and never read.
@@ -58,6 +65,14 @@ type typeConfig struct {
 	Fields map[string]fieldConfig `yaml:"fields"`
 	// Extra appends members the schema lacks but the wire has.
 	Extra []extraField `yaml:"extra"`
+}
+
+// enumConfig is one generated list of an enum schema's values, in the
+// document's order.
+type enumConfig struct {
+	Name   string `yaml:"name"`
+	Schema string `yaml:"schema"`
+	Doc    string `yaml:"doc"`
 }
 
 type fieldConfig struct {

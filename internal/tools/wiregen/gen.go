@@ -45,6 +45,11 @@ func (g *generator) generate(header string) ([]byte, error) {
 			errs = append(errs, fmt.Errorf("%s (schema %s): %w", t.Name, t.Schema, err))
 		}
 	}
+	for _, e := range g.out.Enums {
+		if err := g.writeEnum(&body, e); err != nil {
+			errs = append(errs, fmt.Errorf("%s (schema %s): %w", e.Name, e.Schema, err))
+		}
+	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
@@ -102,13 +107,7 @@ func (g *generator) writeType(b *bytes.Buffer, t typeConfig) error {
 			return fmt.Errorf("fields %q: the schema has no such member (or it is omitted)", name)
 		}
 	}
-	doc := t.Doc
-	if doc == "" {
-		doc = fmt.Sprintf("%s is the spec's %s.", t.Name, t.Schema)
-	}
-	for _, line := range strings.Split(strings.TrimSpace(doc), "\n") {
-		fmt.Fprintf(b, "// %s\n", line)
-	}
+	writeDoc(b, t.Doc, fmt.Sprintf("%s is the spec's %s.", t.Name, t.Schema))
 	fmt.Fprintf(b, "type %s struct {\n", t.Name)
 	embedded := map[string]bool{}
 	for _, e := range t.Embed {
@@ -127,6 +126,8 @@ func (g *generator) writeType(b *bytes.Buffer, t typeConfig) error {
 			continue
 		}
 		fc := t.Fields[p.Name]
+		required := !t.Request && required[p.Name]
+		fc.OmitEmpty = fc.OmitEmpty || t.OmitEmpty && !required
 		goType := fc.Type
 		switch {
 		case goType != "":
@@ -136,7 +137,6 @@ func (g *generator) writeType(b *bytes.Buffer, t typeConfig) error {
 			goType = "any"
 		}
 		if goType == "" {
-			required := !t.Request && required[p.Name]
 			g.request = t.Request
 			var err error
 			if goType, err = g.goType(p.Schema, required); err != nil {
@@ -159,6 +159,36 @@ func (g *generator) writeType(b *bytes.Buffer, t typeConfig) error {
 	}
 	b.WriteString("}\n\n")
 	return nil
+}
+
+// writeEnum writes an enum schema's values as a []string variable.
+func (g *generator) writeEnum(b *bytes.Buffer, e enumConfig) error {
+	sc := g.spec.Components.Schemas[e.Schema]
+	if sc == nil || len(sc.Enum) == 0 {
+		return fmt.Errorf("no such enum schema")
+	}
+	writeDoc(b, e.Doc, fmt.Sprintf("%s are the values of the spec's %s.", e.Name, e.Schema))
+	fmt.Fprintf(b, "var %s = []string{\n", e.Name)
+	for _, v := range sc.Enum {
+		s, ok := v.(string)
+		if !ok {
+			return fmt.Errorf("value %v is not a string", v)
+		}
+		fmt.Fprintf(b, "\t%q,\n", s)
+	}
+	b.WriteString("}\n\n")
+	return nil
+}
+
+// writeDoc writes a declaration's doc comment: the configured one, else
+// fallback.
+func writeDoc(b *bytes.Buffer, doc, fallback string) {
+	if doc == "" {
+		doc = fallback
+	}
+	for _, line := range strings.Split(strings.TrimSpace(doc), "\n") {
+		fmt.Fprintf(b, "// %s\n", line)
+	}
 }
 
 // memberNames are the JSON members of a generated type, for a type that
@@ -327,7 +357,7 @@ var initialisms = map[string]string{
 	"id": "ID", "ids": "IDs", "url": "URL", "urls": "URLs", "api": "API", "ip": "IP",
 	"json": "JSON", "http": "HTTP", "uri": "URI", "bin": "BIN", "isin": "ISIN",
 	"psp": "PSP", "3ds": "3DS", "cvc": "CVC", "cvv": "CVV", "sdk": "SDK", "mca": "MCA",
-	"iban": "IBAN", "bic": "BIC", "emv": "EMV", "ispb": "ISPB",
+	"iban": "IBAN", "bic": "BIC", "emv": "EMV", "ispb": "ISPB", "sku": "SKU", "upc": "UPC", "ui": "UI",
 }
 
 // goName turns a JSON member name, snake_case or camelCase, into an

@@ -20,6 +20,8 @@ func TestGoName(t *testing.T) {
 		{"request_external_three_ds_authentication", "RequestExternalThreeDSAuthentication"},
 		{"ds_transaction_id", "DsTransactionID"},
 		{"requires_cvv", "RequiresCVV"},
+		{"sku", "SKU"},
+		{"ui_configuration", "UIConfiguration"},
 	} {
 		if got := goName(c.in); got != c.want {
 			t.Errorf("goName(%q) = %q, want %q", c.in, got, c.want)
@@ -78,6 +80,15 @@ func TestDefaultRules(t *testing.T) {
 		{name: "override type and name", member: "Ident",
 			override: typeConfig{Fields: map[string]fieldConfig{"id": {Name: "Ident", Type: "*string", OmitEmpty: true}}},
 			want:     "Ident *string `json:\"id,omitempty\"`"},
+		{name: "omitempty: an optional member", member: "Note", override: typeConfig{OmitEmpty: true},
+			want: "Note *string `json:\"note,omitempty\"`"},
+		{name: "omitempty: not a required member", member: "ID", override: typeConfig{OmitEmpty: true},
+			want: "ID string `json:\"id\"`"},
+		{name: "omitempty: every member of a request", request: true, member: "ID", override: typeConfig{OmitEmpty: true},
+			want: "ID *string `json:\"id,omitempty\"`"},
+		{name: "omitempty: a member with an overridden type", member: "Tags",
+			override: typeConfig{OmitEmpty: true, Fields: map[string]fieldConfig{"tags": {Type: "[]tag"}}},
+			want:     "Tags []tag `json:\"tags,omitempty\"`"},
 		{name: "omit", member: "Note", override: typeConfig{Omit: []string{"note"}}},
 		{name: "ignore is raw JSON", member: "Flag", override: typeConfig{Ignore: []string{"flag"}}, want: "Flag json.RawMessage `json:\"flag\"`"},
 		{name: "untyped is any", member: "Flag", override: typeConfig{Untyped: []string{"flag"}}, want: "Flag any `json:\"flag\"`"},
@@ -99,6 +110,25 @@ func TestDefaultRules(t *testing.T) {
 				t.Errorf("member %s: got %q, want %q\n%s", c.member, line, c.want, src)
 			}
 		})
+	}
+}
+
+func TestEnumIsTheValuesInOrder(t *testing.T) {
+	s := &spec{}
+	if err := json.Unmarshal([]byte(testSpec), s); err != nil {
+		t.Fatal(err)
+	}
+	out := output{Package: "p", Enums: []enumConfig{{Name: "statuses", Schema: "Status"}}}
+	src, err := newGenerator(s, out).generate("//")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "var statuses = []string{ \"a\", \"b\", }"; !strings.Contains(norm(string(src)), want) {
+		t.Errorf("got\n%s\nwant %s", src, want)
+	}
+	out.Enums[0].Schema = "Thing"
+	if _, err := newGenerator(s, out).generate("//"); err == nil || !strings.Contains(err.Error(), "no such enum schema") {
+		t.Errorf("an object as an enum: got %v", err)
 	}
 }
 

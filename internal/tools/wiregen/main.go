@@ -3,7 +3,7 @@
 // OpenAPI documents, so that they follow the contract instead of being
 // copied from it by hand.
 //
-// A config file (rest/wire.yaml) lists, per output file, the spec, the
+// A config file (rest/wire.yaml, …) lists, per output file, the spec, the
 // schemas to generate and their Go names, and per member only what the
 // default rules would get wrong: optional → pointer, a required member of
 // a response → value, a named enum or scalar → its scalar, a configured
@@ -11,7 +11,10 @@
 // map[string]any, a union → json.RawMessage, an array → a slice. Members
 // keep the document's order.
 //
-// It runs from go generate in package rest (see rest/wire.go):
+// It runs from go generate in package rest (see rest/wire.go), and in the
+// packages whose stored or domain types transcribe Hyperswitch schemas
+// (ent/schema/schematype, payments/connector, payments/routing,
+// payments/customer), each with its own wire.yaml (docs/rest.md lists them):
 //
 //	go run switchyard/internal/tools/wiregen -config wire.yaml
 package main
