@@ -13,7 +13,9 @@ import (
 
 	"switchyard/ent/apikey"
 	"switchyard/ent/auditentry"
+	"switchyard/ent/billingsubscription"
 	"switchyard/ent/capture"
+	"switchyard/ent/coupon"
 	"switchyard/ent/customer"
 	"switchyard/ent/dispute"
 	"switchyard/ent/event"
@@ -21,6 +23,8 @@ import (
 	"switchyard/ent/gsmrule"
 	"switchyard/ent/incrementalauthorization"
 	"switchyard/ent/invitation"
+	"switchyard/ent/invoice"
+	"switchyard/ent/itemprice"
 	"switchyard/ent/mandate"
 	"switchyard/ent/membership"
 	"switchyard/ent/merchantaccount"
@@ -33,6 +37,8 @@ import (
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
 	"switchyard/ent/routingalgorithm"
+	"switchyard/ent/subscriptionitem"
+	"switchyard/ent/testclock"
 	"switchyard/ent/user"
 	"switchyard/ent/webhookdeliverytask"
 
@@ -53,8 +59,12 @@ type Client struct {
 	APIKey *APIKeyClient
 	// AuditEntry is the client for interacting with the AuditEntry builders.
 	AuditEntry *AuditEntryClient
+	// BillingSubscription is the client for interacting with the BillingSubscription builders.
+	BillingSubscription *BillingSubscriptionClient
 	// Capture is the client for interacting with the Capture builders.
 	Capture *CaptureClient
+	// Coupon is the client for interacting with the Coupon builders.
+	Coupon *CouponClient
 	// Customer is the client for interacting with the Customer builders.
 	Customer *CustomerClient
 	// Dispute is the client for interacting with the Dispute builders.
@@ -69,6 +79,10 @@ type Client struct {
 	IncrementalAuthorization *IncrementalAuthorizationClient
 	// Invitation is the client for interacting with the Invitation builders.
 	Invitation *InvitationClient
+	// Invoice is the client for interacting with the Invoice builders.
+	Invoice *InvoiceClient
+	// ItemPrice is the client for interacting with the ItemPrice builders.
+	ItemPrice *ItemPriceClient
 	// Mandate is the client for interacting with the Mandate builders.
 	Mandate *MandateClient
 	// Membership is the client for interacting with the Membership builders.
@@ -93,6 +107,10 @@ type Client struct {
 	Refund *RefundClient
 	// RoutingAlgorithm is the client for interacting with the RoutingAlgorithm builders.
 	RoutingAlgorithm *RoutingAlgorithmClient
+	// SubscriptionItem is the client for interacting with the SubscriptionItem builders.
+	SubscriptionItem *SubscriptionItemClient
+	// TestClock is the client for interacting with the TestClock builders.
+	TestClock *TestClockClient
 	// User is the client for interacting with the User builders.
 	User *UserClient
 	// WebhookDeliveryTask is the client for interacting with the WebhookDeliveryTask builders.
@@ -110,7 +128,9 @@ func (c *Client) init() {
 	c.Schema = migrate.NewSchema(c.driver)
 	c.APIKey = NewAPIKeyClient(c.config)
 	c.AuditEntry = NewAuditEntryClient(c.config)
+	c.BillingSubscription = NewBillingSubscriptionClient(c.config)
 	c.Capture = NewCaptureClient(c.config)
+	c.Coupon = NewCouponClient(c.config)
 	c.Customer = NewCustomerClient(c.config)
 	c.Dispute = NewDisputeClient(c.config)
 	c.Event = NewEventClient(c.config)
@@ -118,6 +138,8 @@ func (c *Client) init() {
 	c.GsmRule = NewGsmRuleClient(c.config)
 	c.IncrementalAuthorization = NewIncrementalAuthorizationClient(c.config)
 	c.Invitation = NewInvitationClient(c.config)
+	c.Invoice = NewInvoiceClient(c.config)
+	c.ItemPrice = NewItemPriceClient(c.config)
 	c.Mandate = NewMandateClient(c.config)
 	c.Membership = NewMembershipClient(c.config)
 	c.MerchantAccount = NewMerchantAccountClient(c.config)
@@ -130,6 +152,8 @@ func (c *Client) init() {
 	c.Profile = NewProfileClient(c.config)
 	c.Refund = NewRefundClient(c.config)
 	c.RoutingAlgorithm = NewRoutingAlgorithmClient(c.config)
+	c.SubscriptionItem = NewSubscriptionItemClient(c.config)
+	c.TestClock = NewTestClockClient(c.config)
 	c.User = NewUserClient(c.config)
 	c.WebhookDeliveryTask = NewWebhookDeliveryTaskClient(c.config)
 }
@@ -226,7 +250,9 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		config:                   cfg,
 		APIKey:                   NewAPIKeyClient(cfg),
 		AuditEntry:               NewAuditEntryClient(cfg),
+		BillingSubscription:      NewBillingSubscriptionClient(cfg),
 		Capture:                  NewCaptureClient(cfg),
+		Coupon:                   NewCouponClient(cfg),
 		Customer:                 NewCustomerClient(cfg),
 		Dispute:                  NewDisputeClient(cfg),
 		Event:                    NewEventClient(cfg),
@@ -234,6 +260,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		GsmRule:                  NewGsmRuleClient(cfg),
 		IncrementalAuthorization: NewIncrementalAuthorizationClient(cfg),
 		Invitation:               NewInvitationClient(cfg),
+		Invoice:                  NewInvoiceClient(cfg),
+		ItemPrice:                NewItemPriceClient(cfg),
 		Mandate:                  NewMandateClient(cfg),
 		Membership:               NewMembershipClient(cfg),
 		MerchantAccount:          NewMerchantAccountClient(cfg),
@@ -246,6 +274,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Profile:                  NewProfileClient(cfg),
 		Refund:                   NewRefundClient(cfg),
 		RoutingAlgorithm:         NewRoutingAlgorithmClient(cfg),
+		SubscriptionItem:         NewSubscriptionItemClient(cfg),
+		TestClock:                NewTestClockClient(cfg),
 		User:                     NewUserClient(cfg),
 		WebhookDeliveryTask:      NewWebhookDeliveryTaskClient(cfg),
 	}, nil
@@ -269,7 +299,9 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		config:                   cfg,
 		APIKey:                   NewAPIKeyClient(cfg),
 		AuditEntry:               NewAuditEntryClient(cfg),
+		BillingSubscription:      NewBillingSubscriptionClient(cfg),
 		Capture:                  NewCaptureClient(cfg),
+		Coupon:                   NewCouponClient(cfg),
 		Customer:                 NewCustomerClient(cfg),
 		Dispute:                  NewDisputeClient(cfg),
 		Event:                    NewEventClient(cfg),
@@ -277,6 +309,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		GsmRule:                  NewGsmRuleClient(cfg),
 		IncrementalAuthorization: NewIncrementalAuthorizationClient(cfg),
 		Invitation:               NewInvitationClient(cfg),
+		Invoice:                  NewInvoiceClient(cfg),
+		ItemPrice:                NewItemPriceClient(cfg),
 		Mandate:                  NewMandateClient(cfg),
 		Membership:               NewMembershipClient(cfg),
 		MerchantAccount:          NewMerchantAccountClient(cfg),
@@ -289,6 +323,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Profile:                  NewProfileClient(cfg),
 		Refund:                   NewRefundClient(cfg),
 		RoutingAlgorithm:         NewRoutingAlgorithmClient(cfg),
+		SubscriptionItem:         NewSubscriptionItemClient(cfg),
+		TestClock:                NewTestClockClient(cfg),
 		User:                     NewUserClient(cfg),
 		WebhookDeliveryTask:      NewWebhookDeliveryTaskClient(cfg),
 	}, nil
@@ -320,11 +356,13 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.APIKey, c.AuditEntry, c.Capture, c.Customer, c.Dispute, c.Event,
-		c.EventDeliveryAttempt, c.GsmRule, c.IncrementalAuthorization, c.Invitation,
-		c.Mandate, c.Membership, c.MerchantAccount, c.MerchantConnectorAccount,
-		c.PaymentAttempt, c.PaymentIntent, c.PaymentMethod, c.Payout, c.PayoutAttempt,
-		c.Profile, c.Refund, c.RoutingAlgorithm, c.User, c.WebhookDeliveryTask,
+		c.APIKey, c.AuditEntry, c.BillingSubscription, c.Capture, c.Coupon, c.Customer,
+		c.Dispute, c.Event, c.EventDeliveryAttempt, c.GsmRule,
+		c.IncrementalAuthorization, c.Invitation, c.Invoice, c.ItemPrice, c.Mandate,
+		c.Membership, c.MerchantAccount, c.MerchantConnectorAccount, c.PaymentAttempt,
+		c.PaymentIntent, c.PaymentMethod, c.Payout, c.PayoutAttempt, c.Profile,
+		c.Refund, c.RoutingAlgorithm, c.SubscriptionItem, c.TestClock, c.User,
+		c.WebhookDeliveryTask,
 	} {
 		n.Use(hooks...)
 	}
@@ -334,11 +372,13 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.APIKey, c.AuditEntry, c.Capture, c.Customer, c.Dispute, c.Event,
-		c.EventDeliveryAttempt, c.GsmRule, c.IncrementalAuthorization, c.Invitation,
-		c.Mandate, c.Membership, c.MerchantAccount, c.MerchantConnectorAccount,
-		c.PaymentAttempt, c.PaymentIntent, c.PaymentMethod, c.Payout, c.PayoutAttempt,
-		c.Profile, c.Refund, c.RoutingAlgorithm, c.User, c.WebhookDeliveryTask,
+		c.APIKey, c.AuditEntry, c.BillingSubscription, c.Capture, c.Coupon, c.Customer,
+		c.Dispute, c.Event, c.EventDeliveryAttempt, c.GsmRule,
+		c.IncrementalAuthorization, c.Invitation, c.Invoice, c.ItemPrice, c.Mandate,
+		c.Membership, c.MerchantAccount, c.MerchantConnectorAccount, c.PaymentAttempt,
+		c.PaymentIntent, c.PaymentMethod, c.Payout, c.PayoutAttempt, c.Profile,
+		c.Refund, c.RoutingAlgorithm, c.SubscriptionItem, c.TestClock, c.User,
+		c.WebhookDeliveryTask,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -351,8 +391,12 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.APIKey.mutate(ctx, m)
 	case *AuditEntryMutation:
 		return c.AuditEntry.mutate(ctx, m)
+	case *BillingSubscriptionMutation:
+		return c.BillingSubscription.mutate(ctx, m)
 	case *CaptureMutation:
 		return c.Capture.mutate(ctx, m)
+	case *CouponMutation:
+		return c.Coupon.mutate(ctx, m)
 	case *CustomerMutation:
 		return c.Customer.mutate(ctx, m)
 	case *DisputeMutation:
@@ -367,6 +411,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.IncrementalAuthorization.mutate(ctx, m)
 	case *InvitationMutation:
 		return c.Invitation.mutate(ctx, m)
+	case *InvoiceMutation:
+		return c.Invoice.mutate(ctx, m)
+	case *ItemPriceMutation:
+		return c.ItemPrice.mutate(ctx, m)
 	case *MandateMutation:
 		return c.Mandate.mutate(ctx, m)
 	case *MembershipMutation:
@@ -391,6 +439,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Refund.mutate(ctx, m)
 	case *RoutingAlgorithmMutation:
 		return c.RoutingAlgorithm.mutate(ctx, m)
+	case *SubscriptionItemMutation:
+		return c.SubscriptionItem.mutate(ctx, m)
+	case *TestClockMutation:
+		return c.TestClock.mutate(ctx, m)
 	case *UserMutation:
 		return c.User.mutate(ctx, m)
 	case *WebhookDeliveryTaskMutation:
@@ -686,6 +738,157 @@ func (c *AuditEntryClient) mutate(ctx context.Context, m *AuditEntryMutation) (V
 	}
 }
 
+// BillingSubscriptionClient is a client for the BillingSubscription schema.
+type BillingSubscriptionClient struct {
+	config
+}
+
+// NewBillingSubscriptionClient returns a client for the BillingSubscription from the given config.
+func NewBillingSubscriptionClient(c config) *BillingSubscriptionClient {
+	return &BillingSubscriptionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `billingsubscription.Hooks(f(g(h())))`.
+func (c *BillingSubscriptionClient) Use(hooks ...Hook) {
+	c.hooks.BillingSubscription = append(c.hooks.BillingSubscription, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `billingsubscription.Intercept(f(g(h())))`.
+func (c *BillingSubscriptionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.BillingSubscription = append(c.inters.BillingSubscription, interceptors...)
+}
+
+// Create returns a builder for creating a BillingSubscription entity.
+func (c *BillingSubscriptionClient) Create() *BillingSubscriptionCreate {
+	mutation := newBillingSubscriptionMutation(c.config, OpCreate)
+	return &BillingSubscriptionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of BillingSubscription entities.
+func (c *BillingSubscriptionClient) CreateBulk(builders ...*BillingSubscriptionCreate) *BillingSubscriptionCreateBulk {
+	return &BillingSubscriptionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *BillingSubscriptionClient) MapCreateBulk(slice any, setFunc func(*BillingSubscriptionCreate, int)) *BillingSubscriptionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &BillingSubscriptionCreateBulk{err: fmt.Errorf("calling to BillingSubscriptionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*BillingSubscriptionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &BillingSubscriptionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for BillingSubscription.
+func (c *BillingSubscriptionClient) Update() *BillingSubscriptionUpdate {
+	mutation := newBillingSubscriptionMutation(c.config, OpUpdate)
+	return &BillingSubscriptionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *BillingSubscriptionClient) UpdateOne(_m *BillingSubscription) *BillingSubscriptionUpdateOne {
+	mutation := newBillingSubscriptionMutation(c.config, OpUpdateOne, withBillingSubscription(_m))
+	return &BillingSubscriptionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *BillingSubscriptionClient) UpdateOneID(id string) *BillingSubscriptionUpdateOne {
+	mutation := newBillingSubscriptionMutation(c.config, OpUpdateOne, withBillingSubscriptionID(id))
+	return &BillingSubscriptionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for BillingSubscription.
+func (c *BillingSubscriptionClient) Delete() *BillingSubscriptionDelete {
+	mutation := newBillingSubscriptionMutation(c.config, OpDelete)
+	return &BillingSubscriptionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *BillingSubscriptionClient) DeleteOne(_m *BillingSubscription) *BillingSubscriptionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *BillingSubscriptionClient) DeleteOneID(id string) *BillingSubscriptionDeleteOne {
+	builder := c.Delete().Where(billingsubscription.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &BillingSubscriptionDeleteOne{builder}
+}
+
+// Query returns a query builder for BillingSubscription.
+func (c *BillingSubscriptionClient) Query() *BillingSubscriptionQuery {
+	return &BillingSubscriptionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeBillingSubscription},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a BillingSubscription entity by its id.
+func (c *BillingSubscriptionClient) Get(ctx context.Context, id string) (*BillingSubscription, error) {
+	return c.Query().Where(billingsubscription.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *BillingSubscriptionClient) GetX(ctx context.Context, id string) *BillingSubscription {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryInvoices queries the invoices edge of a BillingSubscription.
+func (c *BillingSubscriptionClient) QueryInvoices(_m *BillingSubscription) *InvoiceQuery {
+	query := (&InvoiceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(billingsubscription.Table, billingsubscription.FieldID, id),
+			sqlgraph.To(invoice.Table, invoice.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, billingsubscription.InvoicesTable, billingsubscription.InvoicesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *BillingSubscriptionClient) Hooks() []Hook {
+	hooks := c.hooks.BillingSubscription
+	return append(hooks[:len(hooks):len(hooks)], billingsubscription.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *BillingSubscriptionClient) Interceptors() []Interceptor {
+	inters := c.inters.BillingSubscription
+	return append(inters[:len(inters):len(inters)], billingsubscription.Interceptors[:]...)
+}
+
+func (c *BillingSubscriptionClient) mutate(ctx context.Context, m *BillingSubscriptionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&BillingSubscriptionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&BillingSubscriptionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&BillingSubscriptionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&BillingSubscriptionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown BillingSubscription mutation op: %q", m.Op())
+	}
+}
+
 // CaptureClient is a client for the Capture schema.
 type CaptureClient struct {
 	config
@@ -834,6 +1037,141 @@ func (c *CaptureClient) mutate(ctx context.Context, m *CaptureMutation) (Value, 
 		return (&CaptureDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Capture mutation op: %q", m.Op())
+	}
+}
+
+// CouponClient is a client for the Coupon schema.
+type CouponClient struct {
+	config
+}
+
+// NewCouponClient returns a client for the Coupon from the given config.
+func NewCouponClient(c config) *CouponClient {
+	return &CouponClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `coupon.Hooks(f(g(h())))`.
+func (c *CouponClient) Use(hooks ...Hook) {
+	c.hooks.Coupon = append(c.hooks.Coupon, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `coupon.Intercept(f(g(h())))`.
+func (c *CouponClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Coupon = append(c.inters.Coupon, interceptors...)
+}
+
+// Create returns a builder for creating a Coupon entity.
+func (c *CouponClient) Create() *CouponCreate {
+	mutation := newCouponMutation(c.config, OpCreate)
+	return &CouponCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Coupon entities.
+func (c *CouponClient) CreateBulk(builders ...*CouponCreate) *CouponCreateBulk {
+	return &CouponCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CouponClient) MapCreateBulk(slice any, setFunc func(*CouponCreate, int)) *CouponCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CouponCreateBulk{err: fmt.Errorf("calling to CouponClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CouponCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CouponCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Coupon.
+func (c *CouponClient) Update() *CouponUpdate {
+	mutation := newCouponMutation(c.config, OpUpdate)
+	return &CouponUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CouponClient) UpdateOne(_m *Coupon) *CouponUpdateOne {
+	mutation := newCouponMutation(c.config, OpUpdateOne, withCoupon(_m))
+	return &CouponUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CouponClient) UpdateOneID(id string) *CouponUpdateOne {
+	mutation := newCouponMutation(c.config, OpUpdateOne, withCouponID(id))
+	return &CouponUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Coupon.
+func (c *CouponClient) Delete() *CouponDelete {
+	mutation := newCouponMutation(c.config, OpDelete)
+	return &CouponDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CouponClient) DeleteOne(_m *Coupon) *CouponDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CouponClient) DeleteOneID(id string) *CouponDeleteOne {
+	builder := c.Delete().Where(coupon.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CouponDeleteOne{builder}
+}
+
+// Query returns a query builder for Coupon.
+func (c *CouponClient) Query() *CouponQuery {
+	return &CouponQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCoupon},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Coupon entity by its id.
+func (c *CouponClient) Get(ctx context.Context, id string) (*Coupon, error) {
+	return c.Query().Where(coupon.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CouponClient) GetX(ctx context.Context, id string) *Coupon {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *CouponClient) Hooks() []Hook {
+	hooks := c.hooks.Coupon
+	return append(hooks[:len(hooks):len(hooks)], coupon.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *CouponClient) Interceptors() []Interceptor {
+	inters := c.inters.Coupon
+	return append(inters[:len(inters):len(inters)], coupon.Interceptors[:]...)
+}
+
+func (c *CouponClient) mutate(ctx context.Context, m *CouponMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CouponCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CouponUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CouponUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CouponDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Coupon mutation op: %q", m.Op())
 	}
 }
 
@@ -1939,6 +2277,308 @@ func (c *InvitationClient) mutate(ctx context.Context, m *InvitationMutation) (V
 		return (&InvitationDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Invitation mutation op: %q", m.Op())
+	}
+}
+
+// InvoiceClient is a client for the Invoice schema.
+type InvoiceClient struct {
+	config
+}
+
+// NewInvoiceClient returns a client for the Invoice from the given config.
+func NewInvoiceClient(c config) *InvoiceClient {
+	return &InvoiceClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `invoice.Hooks(f(g(h())))`.
+func (c *InvoiceClient) Use(hooks ...Hook) {
+	c.hooks.Invoice = append(c.hooks.Invoice, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `invoice.Intercept(f(g(h())))`.
+func (c *InvoiceClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Invoice = append(c.inters.Invoice, interceptors...)
+}
+
+// Create returns a builder for creating a Invoice entity.
+func (c *InvoiceClient) Create() *InvoiceCreate {
+	mutation := newInvoiceMutation(c.config, OpCreate)
+	return &InvoiceCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Invoice entities.
+func (c *InvoiceClient) CreateBulk(builders ...*InvoiceCreate) *InvoiceCreateBulk {
+	return &InvoiceCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *InvoiceClient) MapCreateBulk(slice any, setFunc func(*InvoiceCreate, int)) *InvoiceCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &InvoiceCreateBulk{err: fmt.Errorf("calling to InvoiceClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*InvoiceCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &InvoiceCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Invoice.
+func (c *InvoiceClient) Update() *InvoiceUpdate {
+	mutation := newInvoiceMutation(c.config, OpUpdate)
+	return &InvoiceUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *InvoiceClient) UpdateOne(_m *Invoice) *InvoiceUpdateOne {
+	mutation := newInvoiceMutation(c.config, OpUpdateOne, withInvoice(_m))
+	return &InvoiceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *InvoiceClient) UpdateOneID(id string) *InvoiceUpdateOne {
+	mutation := newInvoiceMutation(c.config, OpUpdateOne, withInvoiceID(id))
+	return &InvoiceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Invoice.
+func (c *InvoiceClient) Delete() *InvoiceDelete {
+	mutation := newInvoiceMutation(c.config, OpDelete)
+	return &InvoiceDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *InvoiceClient) DeleteOne(_m *Invoice) *InvoiceDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *InvoiceClient) DeleteOneID(id string) *InvoiceDeleteOne {
+	builder := c.Delete().Where(invoice.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &InvoiceDeleteOne{builder}
+}
+
+// Query returns a query builder for Invoice.
+func (c *InvoiceClient) Query() *InvoiceQuery {
+	return &InvoiceQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeInvoice},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Invoice entity by its id.
+func (c *InvoiceClient) Get(ctx context.Context, id string) (*Invoice, error) {
+	return c.Query().Where(invoice.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *InvoiceClient) GetX(ctx context.Context, id string) *Invoice {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QuerySubscription queries the subscription edge of a Invoice.
+func (c *InvoiceClient) QuerySubscription(_m *Invoice) *BillingSubscriptionQuery {
+	query := (&BillingSubscriptionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(invoice.Table, invoice.FieldID, id),
+			sqlgraph.To(billingsubscription.Table, billingsubscription.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, invoice.SubscriptionTable, invoice.SubscriptionColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *InvoiceClient) Hooks() []Hook {
+	hooks := c.hooks.Invoice
+	return append(hooks[:len(hooks):len(hooks)], invoice.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *InvoiceClient) Interceptors() []Interceptor {
+	inters := c.inters.Invoice
+	return append(inters[:len(inters):len(inters)], invoice.Interceptors[:]...)
+}
+
+func (c *InvoiceClient) mutate(ctx context.Context, m *InvoiceMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&InvoiceCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&InvoiceUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&InvoiceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&InvoiceDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Invoice mutation op: %q", m.Op())
+	}
+}
+
+// ItemPriceClient is a client for the ItemPrice schema.
+type ItemPriceClient struct {
+	config
+}
+
+// NewItemPriceClient returns a client for the ItemPrice from the given config.
+func NewItemPriceClient(c config) *ItemPriceClient {
+	return &ItemPriceClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `itemprice.Hooks(f(g(h())))`.
+func (c *ItemPriceClient) Use(hooks ...Hook) {
+	c.hooks.ItemPrice = append(c.hooks.ItemPrice, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `itemprice.Intercept(f(g(h())))`.
+func (c *ItemPriceClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ItemPrice = append(c.inters.ItemPrice, interceptors...)
+}
+
+// Create returns a builder for creating a ItemPrice entity.
+func (c *ItemPriceClient) Create() *ItemPriceCreate {
+	mutation := newItemPriceMutation(c.config, OpCreate)
+	return &ItemPriceCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ItemPrice entities.
+func (c *ItemPriceClient) CreateBulk(builders ...*ItemPriceCreate) *ItemPriceCreateBulk {
+	return &ItemPriceCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ItemPriceClient) MapCreateBulk(slice any, setFunc func(*ItemPriceCreate, int)) *ItemPriceCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ItemPriceCreateBulk{err: fmt.Errorf("calling to ItemPriceClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ItemPriceCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ItemPriceCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ItemPrice.
+func (c *ItemPriceClient) Update() *ItemPriceUpdate {
+	mutation := newItemPriceMutation(c.config, OpUpdate)
+	return &ItemPriceUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ItemPriceClient) UpdateOne(_m *ItemPrice) *ItemPriceUpdateOne {
+	mutation := newItemPriceMutation(c.config, OpUpdateOne, withItemPrice(_m))
+	return &ItemPriceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ItemPriceClient) UpdateOneID(id string) *ItemPriceUpdateOne {
+	mutation := newItemPriceMutation(c.config, OpUpdateOne, withItemPriceID(id))
+	return &ItemPriceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ItemPrice.
+func (c *ItemPriceClient) Delete() *ItemPriceDelete {
+	mutation := newItemPriceMutation(c.config, OpDelete)
+	return &ItemPriceDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ItemPriceClient) DeleteOne(_m *ItemPrice) *ItemPriceDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ItemPriceClient) DeleteOneID(id string) *ItemPriceDeleteOne {
+	builder := c.Delete().Where(itemprice.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ItemPriceDeleteOne{builder}
+}
+
+// Query returns a query builder for ItemPrice.
+func (c *ItemPriceClient) Query() *ItemPriceQuery {
+	return &ItemPriceQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeItemPrice},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ItemPrice entity by its id.
+func (c *ItemPriceClient) Get(ctx context.Context, id string) (*ItemPrice, error) {
+	return c.Query().Where(itemprice.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ItemPriceClient) GetX(ctx context.Context, id string) *ItemPrice {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryItem queries the item edge of a ItemPrice.
+func (c *ItemPriceClient) QueryItem(_m *ItemPrice) *SubscriptionItemQuery {
+	query := (&SubscriptionItemClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(itemprice.Table, itemprice.FieldID, id),
+			sqlgraph.To(subscriptionitem.Table, subscriptionitem.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, itemprice.ItemTable, itemprice.ItemColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ItemPriceClient) Hooks() []Hook {
+	hooks := c.hooks.ItemPrice
+	return append(hooks[:len(hooks):len(hooks)], itemprice.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ItemPriceClient) Interceptors() []Interceptor {
+	inters := c.inters.ItemPrice
+	return append(inters[:len(inters):len(inters)], itemprice.Interceptors[:]...)
+}
+
+func (c *ItemPriceClient) mutate(ctx context.Context, m *ItemPriceMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ItemPriceCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ItemPriceUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ItemPriceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ItemPriceDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ItemPrice mutation op: %q", m.Op())
 	}
 }
 
@@ -3898,6 +4538,292 @@ func (c *RoutingAlgorithmClient) mutate(ctx context.Context, m *RoutingAlgorithm
 	}
 }
 
+// SubscriptionItemClient is a client for the SubscriptionItem schema.
+type SubscriptionItemClient struct {
+	config
+}
+
+// NewSubscriptionItemClient returns a client for the SubscriptionItem from the given config.
+func NewSubscriptionItemClient(c config) *SubscriptionItemClient {
+	return &SubscriptionItemClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `subscriptionitem.Hooks(f(g(h())))`.
+func (c *SubscriptionItemClient) Use(hooks ...Hook) {
+	c.hooks.SubscriptionItem = append(c.hooks.SubscriptionItem, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `subscriptionitem.Intercept(f(g(h())))`.
+func (c *SubscriptionItemClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SubscriptionItem = append(c.inters.SubscriptionItem, interceptors...)
+}
+
+// Create returns a builder for creating a SubscriptionItem entity.
+func (c *SubscriptionItemClient) Create() *SubscriptionItemCreate {
+	mutation := newSubscriptionItemMutation(c.config, OpCreate)
+	return &SubscriptionItemCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SubscriptionItem entities.
+func (c *SubscriptionItemClient) CreateBulk(builders ...*SubscriptionItemCreate) *SubscriptionItemCreateBulk {
+	return &SubscriptionItemCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SubscriptionItemClient) MapCreateBulk(slice any, setFunc func(*SubscriptionItemCreate, int)) *SubscriptionItemCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SubscriptionItemCreateBulk{err: fmt.Errorf("calling to SubscriptionItemClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SubscriptionItemCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SubscriptionItemCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SubscriptionItem.
+func (c *SubscriptionItemClient) Update() *SubscriptionItemUpdate {
+	mutation := newSubscriptionItemMutation(c.config, OpUpdate)
+	return &SubscriptionItemUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SubscriptionItemClient) UpdateOne(_m *SubscriptionItem) *SubscriptionItemUpdateOne {
+	mutation := newSubscriptionItemMutation(c.config, OpUpdateOne, withSubscriptionItem(_m))
+	return &SubscriptionItemUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SubscriptionItemClient) UpdateOneID(id string) *SubscriptionItemUpdateOne {
+	mutation := newSubscriptionItemMutation(c.config, OpUpdateOne, withSubscriptionItemID(id))
+	return &SubscriptionItemUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SubscriptionItem.
+func (c *SubscriptionItemClient) Delete() *SubscriptionItemDelete {
+	mutation := newSubscriptionItemMutation(c.config, OpDelete)
+	return &SubscriptionItemDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SubscriptionItemClient) DeleteOne(_m *SubscriptionItem) *SubscriptionItemDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SubscriptionItemClient) DeleteOneID(id string) *SubscriptionItemDeleteOne {
+	builder := c.Delete().Where(subscriptionitem.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SubscriptionItemDeleteOne{builder}
+}
+
+// Query returns a query builder for SubscriptionItem.
+func (c *SubscriptionItemClient) Query() *SubscriptionItemQuery {
+	return &SubscriptionItemQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSubscriptionItem},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SubscriptionItem entity by its id.
+func (c *SubscriptionItemClient) Get(ctx context.Context, id string) (*SubscriptionItem, error) {
+	return c.Query().Where(subscriptionitem.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SubscriptionItemClient) GetX(ctx context.Context, id string) *SubscriptionItem {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryPrices queries the prices edge of a SubscriptionItem.
+func (c *SubscriptionItemClient) QueryPrices(_m *SubscriptionItem) *ItemPriceQuery {
+	query := (&ItemPriceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(subscriptionitem.Table, subscriptionitem.FieldID, id),
+			sqlgraph.To(itemprice.Table, itemprice.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, subscriptionitem.PricesTable, subscriptionitem.PricesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *SubscriptionItemClient) Hooks() []Hook {
+	hooks := c.hooks.SubscriptionItem
+	return append(hooks[:len(hooks):len(hooks)], subscriptionitem.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *SubscriptionItemClient) Interceptors() []Interceptor {
+	inters := c.inters.SubscriptionItem
+	return append(inters[:len(inters):len(inters)], subscriptionitem.Interceptors[:]...)
+}
+
+func (c *SubscriptionItemClient) mutate(ctx context.Context, m *SubscriptionItemMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SubscriptionItemCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SubscriptionItemUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SubscriptionItemUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SubscriptionItemDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SubscriptionItem mutation op: %q", m.Op())
+	}
+}
+
+// TestClockClient is a client for the TestClock schema.
+type TestClockClient struct {
+	config
+}
+
+// NewTestClockClient returns a client for the TestClock from the given config.
+func NewTestClockClient(c config) *TestClockClient {
+	return &TestClockClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `testclock.Hooks(f(g(h())))`.
+func (c *TestClockClient) Use(hooks ...Hook) {
+	c.hooks.TestClock = append(c.hooks.TestClock, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `testclock.Intercept(f(g(h())))`.
+func (c *TestClockClient) Intercept(interceptors ...Interceptor) {
+	c.inters.TestClock = append(c.inters.TestClock, interceptors...)
+}
+
+// Create returns a builder for creating a TestClock entity.
+func (c *TestClockClient) Create() *TestClockCreate {
+	mutation := newTestClockMutation(c.config, OpCreate)
+	return &TestClockCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of TestClock entities.
+func (c *TestClockClient) CreateBulk(builders ...*TestClockCreate) *TestClockCreateBulk {
+	return &TestClockCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *TestClockClient) MapCreateBulk(slice any, setFunc func(*TestClockCreate, int)) *TestClockCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &TestClockCreateBulk{err: fmt.Errorf("calling to TestClockClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*TestClockCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &TestClockCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for TestClock.
+func (c *TestClockClient) Update() *TestClockUpdate {
+	mutation := newTestClockMutation(c.config, OpUpdate)
+	return &TestClockUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *TestClockClient) UpdateOne(_m *TestClock) *TestClockUpdateOne {
+	mutation := newTestClockMutation(c.config, OpUpdateOne, withTestClock(_m))
+	return &TestClockUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *TestClockClient) UpdateOneID(id string) *TestClockUpdateOne {
+	mutation := newTestClockMutation(c.config, OpUpdateOne, withTestClockID(id))
+	return &TestClockUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for TestClock.
+func (c *TestClockClient) Delete() *TestClockDelete {
+	mutation := newTestClockMutation(c.config, OpDelete)
+	return &TestClockDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *TestClockClient) DeleteOne(_m *TestClock) *TestClockDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *TestClockClient) DeleteOneID(id string) *TestClockDeleteOne {
+	builder := c.Delete().Where(testclock.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &TestClockDeleteOne{builder}
+}
+
+// Query returns a query builder for TestClock.
+func (c *TestClockClient) Query() *TestClockQuery {
+	return &TestClockQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeTestClock},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a TestClock entity by its id.
+func (c *TestClockClient) Get(ctx context.Context, id string) (*TestClock, error) {
+	return c.Query().Where(testclock.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *TestClockClient) GetX(ctx context.Context, id string) *TestClock {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *TestClockClient) Hooks() []Hook {
+	hooks := c.hooks.TestClock
+	return append(hooks[:len(hooks):len(hooks)], testclock.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *TestClockClient) Interceptors() []Interceptor {
+	inters := c.inters.TestClock
+	return append(inters[:len(inters):len(inters)], testclock.Interceptors[:]...)
+}
+
+func (c *TestClockClient) mutate(ctx context.Context, m *TestClockMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&TestClockCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&TestClockUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&TestClockUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&TestClockDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown TestClock mutation op: %q", m.Op())
+	}
+}
+
 // UserClient is a client for the User schema.
 type UserClient struct {
 	config
@@ -4186,18 +5112,20 @@ func (c *WebhookDeliveryTaskClient) mutate(ctx context.Context, m *WebhookDelive
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		APIKey, AuditEntry, Capture, Customer, Dispute, Event, EventDeliveryAttempt,
-		GsmRule, IncrementalAuthorization, Invitation, Mandate, Membership,
-		MerchantAccount, MerchantConnectorAccount, PaymentAttempt, PaymentIntent,
-		PaymentMethod, Payout, PayoutAttempt, Profile, Refund, RoutingAlgorithm, User,
-		WebhookDeliveryTask []ent.Hook
+		APIKey, AuditEntry, BillingSubscription, Capture, Coupon, Customer, Dispute,
+		Event, EventDeliveryAttempt, GsmRule, IncrementalAuthorization, Invitation,
+		Invoice, ItemPrice, Mandate, Membership, MerchantAccount,
+		MerchantConnectorAccount, PaymentAttempt, PaymentIntent, PaymentMethod, Payout,
+		PayoutAttempt, Profile, Refund, RoutingAlgorithm, SubscriptionItem, TestClock,
+		User, WebhookDeliveryTask []ent.Hook
 	}
 	inters struct {
-		APIKey, AuditEntry, Capture, Customer, Dispute, Event, EventDeliveryAttempt,
-		GsmRule, IncrementalAuthorization, Invitation, Mandate, Membership,
-		MerchantAccount, MerchantConnectorAccount, PaymentAttempt, PaymentIntent,
-		PaymentMethod, Payout, PayoutAttempt, Profile, Refund, RoutingAlgorithm, User,
-		WebhookDeliveryTask []ent.Interceptor
+		APIKey, AuditEntry, BillingSubscription, Capture, Coupon, Customer, Dispute,
+		Event, EventDeliveryAttempt, GsmRule, IncrementalAuthorization, Invitation,
+		Invoice, ItemPrice, Mandate, Membership, MerchantAccount,
+		MerchantConnectorAccount, PaymentAttempt, PaymentIntent, PaymentMethod, Payout,
+		PayoutAttempt, Profile, Refund, RoutingAlgorithm, SubscriptionItem, TestClock,
+		User, WebhookDeliveryTask []ent.Interceptor
 	}
 )
 

@@ -9,7 +9,9 @@ import (
 	"reflect"
 	"switchyard/ent/apikey"
 	"switchyard/ent/auditentry"
+	"switchyard/ent/billingsubscription"
 	"switchyard/ent/capture"
+	"switchyard/ent/coupon"
 	"switchyard/ent/customer"
 	"switchyard/ent/dispute"
 	"switchyard/ent/event"
@@ -17,6 +19,8 @@ import (
 	"switchyard/ent/gsmrule"
 	"switchyard/ent/incrementalauthorization"
 	"switchyard/ent/invitation"
+	"switchyard/ent/invoice"
+	"switchyard/ent/itemprice"
 	"switchyard/ent/mandate"
 	"switchyard/ent/membership"
 	"switchyard/ent/merchantaccount"
@@ -29,6 +33,8 @@ import (
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
 	"switchyard/ent/routingalgorithm"
+	"switchyard/ent/subscriptionitem"
+	"switchyard/ent/testclock"
 	"switchyard/ent/user"
 	"switchyard/ent/webhookdeliverytask"
 	"sync"
@@ -98,7 +104,9 @@ func checkColumn(t, c string) error {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
 			apikey.Table:                   apikey.ValidColumn,
 			auditentry.Table:               auditentry.ValidColumn,
+			billingsubscription.Table:      billingsubscription.ValidColumn,
 			capture.Table:                  capture.ValidColumn,
+			coupon.Table:                   coupon.ValidColumn,
 			customer.Table:                 customer.ValidColumn,
 			dispute.Table:                  dispute.ValidColumn,
 			event.Table:                    event.ValidColumn,
@@ -106,6 +114,8 @@ func checkColumn(t, c string) error {
 			gsmrule.Table:                  gsmrule.ValidColumn,
 			incrementalauthorization.Table: incrementalauthorization.ValidColumn,
 			invitation.Table:               invitation.ValidColumn,
+			invoice.Table:                  invoice.ValidColumn,
+			itemprice.Table:                itemprice.ValidColumn,
 			mandate.Table:                  mandate.ValidColumn,
 			membership.Table:               membership.ValidColumn,
 			merchantaccount.Table:          merchantaccount.ValidColumn,
@@ -118,6 +128,8 @@ func checkColumn(t, c string) error {
 			profile.Table:                  profile.ValidColumn,
 			refund.Table:                   refund.ValidColumn,
 			routingalgorithm.Table:         routingalgorithm.ValidColumn,
+			subscriptionitem.Table:         subscriptionitem.ValidColumn,
+			testclock.Table:                testclock.ValidColumn,
 			user.Table:                     user.ValidColumn,
 			webhookdeliverytask.Table:      webhookdeliverytask.ValidColumn,
 		})

@@ -8,13 +8,17 @@ import (
 	"fmt"
 	"switchyard/ent/apikey"
 	"switchyard/ent/auditentry"
+	"switchyard/ent/billingsubscription"
 	"switchyard/ent/capture"
+	"switchyard/ent/coupon"
 	"switchyard/ent/customer"
 	"switchyard/ent/dispute"
 	"switchyard/ent/event"
 	"switchyard/ent/eventdeliveryattempt"
 	"switchyard/ent/gsmrule"
 	"switchyard/ent/incrementalauthorization"
+	"switchyard/ent/invoice"
+	"switchyard/ent/itemprice"
 	"switchyard/ent/mandate"
 	"switchyard/ent/merchantaccount"
 	"switchyard/ent/merchantconnectoraccount"
@@ -26,6 +30,8 @@ import (
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
 	"switchyard/ent/routingalgorithm"
+	"switchyard/ent/subscriptionitem"
+	"switchyard/ent/testclock"
 
 	"entgo.io/contrib/entgql"
 	"entgo.io/ent/dialect/sql"
@@ -296,6 +302,329 @@ func newAuditEntryPaginateArgs(rv map[string]any) *auditentryPaginateArgs {
 }
 
 // CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *BillingSubscriptionQuery) CollectFields(ctx context.Context, satisfies ...string) (*BillingSubscriptionQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *BillingSubscriptionQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(billingsubscription.Columns))
+		selectedFields = []string{billingsubscription.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "invoices":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&InvoiceClient{config: _q.config}).Query()
+			)
+			args := newInvoicePaginateArgs(fieldArgs(ctx, new(InvoiceWhereInput), path...))
+			if err := validateFirstLast(args.first, args.last); err != nil {
+				return fmt.Errorf("validate first and last in path %q: %w", path, err)
+			}
+			pager, err := newInvoicePager(args.opts, args.last != nil)
+			if err != nil {
+				return fmt.Errorf("create new pager in path %q: %w", path, err)
+			}
+			if query, err = pager.applyFilter(query); err != nil {
+				return err
+			}
+			ignoredEdges := !hasCollectedField(ctx, append(path, edgesField)...)
+			if hasCollectedField(ctx, append(path, totalCountField)...) || hasCollectedField(ctx, append(path, pageInfoField)...) {
+				hasPagination := args.after != nil || args.first != nil || args.before != nil || args.last != nil
+				if hasPagination || ignoredEdges {
+					query := query.Clone()
+					_q.loadTotal = append(_q.loadTotal, func(ctx context.Context, nodes []*BillingSubscription) error {
+						ids := make([]driver.Value, len(nodes))
+						for i := range nodes {
+							ids[i] = nodes[i].ID
+						}
+						var v []struct {
+							NodeID string `sql:"subscription_id"`
+							Count  int    `sql:"count"`
+						}
+						query.Where(func(s *sql.Selector) {
+							s.Where(sql.InValues(s.C(billingsubscription.InvoicesColumn), ids...))
+						})
+						if err := query.GroupBy(billingsubscription.InvoicesColumn).Aggregate(Count()).Scan(ctx, &v); err != nil {
+							return err
+						}
+						m := make(map[string]int, len(v))
+						for i := range v {
+							m[v[i].NodeID] = v[i].Count
+						}
+						for i := range nodes {
+							n := m[nodes[i].ID]
+							if nodes[i].Edges.totalCount[0] == nil {
+								nodes[i].Edges.totalCount[0] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[0][alias] = n
+						}
+						return nil
+					})
+				} else {
+					_q.loadTotal = append(_q.loadTotal, func(_ context.Context, nodes []*BillingSubscription) error {
+						for i := range nodes {
+							n := len(nodes[i].Edges.Invoices)
+							if nodes[i].Edges.totalCount[0] == nil {
+								nodes[i].Edges.totalCount[0] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[0][alias] = n
+						}
+						return nil
+					})
+				}
+			}
+			if ignoredEdges || (args.first != nil && *args.first == 0) || (args.last != nil && *args.last == 0) {
+				continue
+			}
+			if query, err = pager.applyCursors(query, args.after, args.before); err != nil {
+				return err
+			}
+			path = append(path, edgesField, nodeField)
+			if field := collectedField(ctx, path...); field != nil {
+				if err := query.collectField(ctx, false, opCtx, *field, path, mayAddCondition(satisfies, invoiceImplementors)...); err != nil {
+					return err
+				}
+			}
+			if limit := paginateLimit(args.first, args.last); limit > 0 {
+				if oneNode {
+					pager.applyOrder(query.Limit(limit))
+				} else {
+					modify := entgql.LimitPerRow(billingsubscription.InvoicesColumn, limit, pager.orderExpr(query))
+					query.modifiers = append(query.modifiers, modify)
+				}
+			} else {
+				query = pager.applyOrder(query)
+			}
+			_q.WithNamedInvoices(alias, func(wq *InvoiceQuery) {
+				*wq = *query
+			})
+		case "merchantID":
+			if _, ok := fieldSeen[billingsubscription.FieldMerchantID]; !ok {
+				selectedFields = append(selectedFields, billingsubscription.FieldMerchantID)
+				fieldSeen[billingsubscription.FieldMerchantID] = struct{}{}
+			}
+		case "createdAt":
+			if _, ok := fieldSeen[billingsubscription.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, billingsubscription.FieldCreatedAt)
+				fieldSeen[billingsubscription.FieldCreatedAt] = struct{}{}
+			}
+		case "modifiedAt":
+			if _, ok := fieldSeen[billingsubscription.FieldModifiedAt]; !ok {
+				selectedFields = append(selectedFields, billingsubscription.FieldModifiedAt)
+				fieldSeen[billingsubscription.FieldModifiedAt] = struct{}{}
+			}
+		case "profileID":
+			if _, ok := fieldSeen[billingsubscription.FieldProfileID]; !ok {
+				selectedFields = append(selectedFields, billingsubscription.FieldProfileID)
+				fieldSeen[billingsubscription.FieldProfileID] = struct{}{}
+			}
+		case "customerID":
+			if _, ok := fieldSeen[billingsubscription.FieldCustomerID]; !ok {
+				selectedFields = append(selectedFields, billingsubscription.FieldCustomerID)
+				fieldSeen[billingsubscription.FieldCustomerID] = struct{}{}
+			}
+		case "merchantReferenceID":
+			if _, ok := fieldSeen[billingsubscription.FieldMerchantReferenceID]; !ok {
+				selectedFields = append(selectedFields, billingsubscription.FieldMerchantReferenceID)
+				fieldSeen[billingsubscription.FieldMerchantReferenceID] = struct{}{}
+			}
+		case "status":
+			if _, ok := fieldSeen[billingsubscription.FieldStatus]; !ok {
+				selectedFields = append(selectedFields, billingsubscription.FieldStatus)
+				fieldSeen[billingsubscription.FieldStatus] = struct{}{}
+			}
+		case "planID":
+			if _, ok := fieldSeen[billingsubscription.FieldPlanID]; !ok {
+				selectedFields = append(selectedFields, billingsubscription.FieldPlanID)
+				fieldSeen[billingsubscription.FieldPlanID] = struct{}{}
+			}
+		case "itemPriceID":
+			if _, ok := fieldSeen[billingsubscription.FieldItemPriceID]; !ok {
+				selectedFields = append(selectedFields, billingsubscription.FieldItemPriceID)
+				fieldSeen[billingsubscription.FieldItemPriceID] = struct{}{}
+			}
+		case "couponCode":
+			if _, ok := fieldSeen[billingsubscription.FieldCouponCode]; !ok {
+				selectedFields = append(selectedFields, billingsubscription.FieldCouponCode)
+				fieldSeen[billingsubscription.FieldCouponCode] = struct{}{}
+			}
+		case "couponPeriodsUsed":
+			if _, ok := fieldSeen[billingsubscription.FieldCouponPeriodsUsed]; !ok {
+				selectedFields = append(selectedFields, billingsubscription.FieldCouponPeriodsUsed)
+				fieldSeen[billingsubscription.FieldCouponPeriodsUsed] = struct{}{}
+			}
+		case "billing":
+			if _, ok := fieldSeen[billingsubscription.FieldBilling]; !ok {
+				selectedFields = append(selectedFields, billingsubscription.FieldBilling)
+				fieldSeen[billingsubscription.FieldBilling] = struct{}{}
+			}
+		case "shipping":
+			if _, ok := fieldSeen[billingsubscription.FieldShipping]; !ok {
+				selectedFields = append(selectedFields, billingsubscription.FieldShipping)
+				fieldSeen[billingsubscription.FieldShipping] = struct{}{}
+			}
+		case "returnURL":
+			if _, ok := fieldSeen[billingsubscription.FieldReturnURL]; !ok {
+				selectedFields = append(selectedFields, billingsubscription.FieldReturnURL)
+				fieldSeen[billingsubscription.FieldReturnURL] = struct{}{}
+			}
+		case "paymentMethodID":
+			if _, ok := fieldSeen[billingsubscription.FieldPaymentMethodID]; !ok {
+				selectedFields = append(selectedFields, billingsubscription.FieldPaymentMethodID)
+				fieldSeen[billingsubscription.FieldPaymentMethodID] = struct{}{}
+			}
+		case "mandateID":
+			if _, ok := fieldSeen[billingsubscription.FieldMandateID]; !ok {
+				selectedFields = append(selectedFields, billingsubscription.FieldMandateID)
+				fieldSeen[billingsubscription.FieldMandateID] = struct{}{}
+			}
+		case "merchantConnectorID":
+			if _, ok := fieldSeen[billingsubscription.FieldMerchantConnectorID]; !ok {
+				selectedFields = append(selectedFields, billingsubscription.FieldMerchantConnectorID)
+				fieldSeen[billingsubscription.FieldMerchantConnectorID] = struct{}{}
+			}
+		case "testClockID":
+			if _, ok := fieldSeen[billingsubscription.FieldTestClockID]; !ok {
+				selectedFields = append(selectedFields, billingsubscription.FieldTestClockID)
+				fieldSeen[billingsubscription.FieldTestClockID] = struct{}{}
+			}
+		case "trialEnd":
+			if _, ok := fieldSeen[billingsubscription.FieldTrialEnd]; !ok {
+				selectedFields = append(selectedFields, billingsubscription.FieldTrialEnd)
+				fieldSeen[billingsubscription.FieldTrialEnd] = struct{}{}
+			}
+		case "currentPeriodStart":
+			if _, ok := fieldSeen[billingsubscription.FieldCurrentPeriodStart]; !ok {
+				selectedFields = append(selectedFields, billingsubscription.FieldCurrentPeriodStart)
+				fieldSeen[billingsubscription.FieldCurrentPeriodStart] = struct{}{}
+			}
+		case "currentPeriodEnd":
+			if _, ok := fieldSeen[billingsubscription.FieldCurrentPeriodEnd]; !ok {
+				selectedFields = append(selectedFields, billingsubscription.FieldCurrentPeriodEnd)
+				fieldSeen[billingsubscription.FieldCurrentPeriodEnd] = struct{}{}
+			}
+		case "nextBillingAt":
+			if _, ok := fieldSeen[billingsubscription.FieldNextBillingAt]; !ok {
+				selectedFields = append(selectedFields, billingsubscription.FieldNextBillingAt)
+				fieldSeen[billingsubscription.FieldNextBillingAt] = struct{}{}
+			}
+		case "cancelAtPeriodEnd":
+			if _, ok := fieldSeen[billingsubscription.FieldCancelAtPeriodEnd]; !ok {
+				selectedFields = append(selectedFields, billingsubscription.FieldCancelAtPeriodEnd)
+				fieldSeen[billingsubscription.FieldCancelAtPeriodEnd] = struct{}{}
+			}
+		case "cancelAt":
+			if _, ok := fieldSeen[billingsubscription.FieldCancelAt]; !ok {
+				selectedFields = append(selectedFields, billingsubscription.FieldCancelAt)
+				fieldSeen[billingsubscription.FieldCancelAt] = struct{}{}
+			}
+		case "cancelledAt":
+			if _, ok := fieldSeen[billingsubscription.FieldCancelledAt]; !ok {
+				selectedFields = append(selectedFields, billingsubscription.FieldCancelledAt)
+				fieldSeen[billingsubscription.FieldCancelledAt] = struct{}{}
+			}
+		case "cancelReasonCode":
+			if _, ok := fieldSeen[billingsubscription.FieldCancelReasonCode]; !ok {
+				selectedFields = append(selectedFields, billingsubscription.FieldCancelReasonCode)
+				fieldSeen[billingsubscription.FieldCancelReasonCode] = struct{}{}
+			}
+		case "pauseAt":
+			if _, ok := fieldSeen[billingsubscription.FieldPauseAt]; !ok {
+				selectedFields = append(selectedFields, billingsubscription.FieldPauseAt)
+				fieldSeen[billingsubscription.FieldPauseAt] = struct{}{}
+			}
+		case "pausedAt":
+			if _, ok := fieldSeen[billingsubscription.FieldPausedAt]; !ok {
+				selectedFields = append(selectedFields, billingsubscription.FieldPausedAt)
+				fieldSeen[billingsubscription.FieldPausedAt] = struct{}{}
+			}
+		case "resumeAt":
+			if _, ok := fieldSeen[billingsubscription.FieldResumeAt]; !ok {
+				selectedFields = append(selectedFields, billingsubscription.FieldResumeAt)
+				fieldSeen[billingsubscription.FieldResumeAt] = struct{}{}
+			}
+		case "metadata":
+			if _, ok := fieldSeen[billingsubscription.FieldMetadata]; !ok {
+				selectedFields = append(selectedFields, billingsubscription.FieldMetadata)
+				fieldSeen[billingsubscription.FieldMetadata] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type billingsubscriptionPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []BillingSubscriptionPaginateOption
+}
+
+func newBillingSubscriptionPaginateArgs(rv map[string]any) *billingsubscriptionPaginateArgs {
+	args := &billingsubscriptionPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &BillingSubscriptionOrder{Field: &BillingSubscriptionOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithBillingSubscriptionOrder(order))
+			}
+		case *BillingSubscriptionOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithBillingSubscriptionOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*BillingSubscriptionWhereInput); ok {
+		args.opts = append(args.opts, WithBillingSubscriptionFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
 func (_q *CaptureQuery) CollectFields(ctx context.Context, satisfies ...string) (*CaptureQuery, error) {
 	fc := graphql.GetFieldContext(ctx)
 	if fc == nil {
@@ -465,6 +794,155 @@ func newCapturePaginateArgs(rv map[string]any) *capturePaginateArgs {
 	}
 	if v, ok := rv[whereField].(*CaptureWhereInput); ok {
 		args.opts = append(args.opts, WithCaptureFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *CouponQuery) CollectFields(ctx context.Context, satisfies ...string) (*CouponQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *CouponQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(coupon.Columns))
+		selectedFields = []string{coupon.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+		case "merchantID":
+			if _, ok := fieldSeen[coupon.FieldMerchantID]; !ok {
+				selectedFields = append(selectedFields, coupon.FieldMerchantID)
+				fieldSeen[coupon.FieldMerchantID] = struct{}{}
+			}
+		case "createdAt":
+			if _, ok := fieldSeen[coupon.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, coupon.FieldCreatedAt)
+				fieldSeen[coupon.FieldCreatedAt] = struct{}{}
+			}
+		case "modifiedAt":
+			if _, ok := fieldSeen[coupon.FieldModifiedAt]; !ok {
+				selectedFields = append(selectedFields, coupon.FieldModifiedAt)
+				fieldSeen[coupon.FieldModifiedAt] = struct{}{}
+			}
+		case "code":
+			if _, ok := fieldSeen[coupon.FieldCode]; !ok {
+				selectedFields = append(selectedFields, coupon.FieldCode)
+				fieldSeen[coupon.FieldCode] = struct{}{}
+			}
+		case "name":
+			if _, ok := fieldSeen[coupon.FieldName]; !ok {
+				selectedFields = append(selectedFields, coupon.FieldName)
+				fieldSeen[coupon.FieldName] = struct{}{}
+			}
+		case "discountType":
+			if _, ok := fieldSeen[coupon.FieldDiscountType]; !ok {
+				selectedFields = append(selectedFields, coupon.FieldDiscountType)
+				fieldSeen[coupon.FieldDiscountType] = struct{}{}
+			}
+		case "percentOffBps":
+			if _, ok := fieldSeen[coupon.FieldPercentOffBps]; !ok {
+				selectedFields = append(selectedFields, coupon.FieldPercentOffBps)
+				fieldSeen[coupon.FieldPercentOffBps] = struct{}{}
+			}
+		case "amountOff":
+			if _, ok := fieldSeen[coupon.FieldAmountOff]; !ok {
+				selectedFields = append(selectedFields, coupon.FieldAmountOff)
+				fieldSeen[coupon.FieldAmountOff] = struct{}{}
+			}
+		case "currency":
+			if _, ok := fieldSeen[coupon.FieldCurrency]; !ok {
+				selectedFields = append(selectedFields, coupon.FieldCurrency)
+				fieldSeen[coupon.FieldCurrency] = struct{}{}
+			}
+		case "duration":
+			if _, ok := fieldSeen[coupon.FieldDuration]; !ok {
+				selectedFields = append(selectedFields, coupon.FieldDuration)
+				fieldSeen[coupon.FieldDuration] = struct{}{}
+			}
+		case "durationPeriods":
+			if _, ok := fieldSeen[coupon.FieldDurationPeriods]; !ok {
+				selectedFields = append(selectedFields, coupon.FieldDurationPeriods)
+				fieldSeen[coupon.FieldDurationPeriods] = struct{}{}
+			}
+		case "validTill":
+			if _, ok := fieldSeen[coupon.FieldValidTill]; !ok {
+				selectedFields = append(selectedFields, coupon.FieldValidTill)
+				fieldSeen[coupon.FieldValidTill] = struct{}{}
+			}
+		case "status":
+			if _, ok := fieldSeen[coupon.FieldStatus]; !ok {
+				selectedFields = append(selectedFields, coupon.FieldStatus)
+				fieldSeen[coupon.FieldStatus] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type couponPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []CouponPaginateOption
+}
+
+func newCouponPaginateArgs(rv map[string]any) *couponPaginateArgs {
+	args := &couponPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &CouponOrder{Field: &CouponOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithCouponOrder(order))
+			}
+		case *CouponOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithCouponOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*CouponWhereInput); ok {
+		args.opts = append(args.opts, WithCouponFilter(v.Filter))
 	}
 	return args
 }
@@ -1682,6 +2160,369 @@ func newIncrementalAuthorizationPaginateArgs(rv map[string]any) *incrementalauth
 	}
 	if v, ok := rv[whereField].(*IncrementalAuthorizationWhereInput); ok {
 		args.opts = append(args.opts, WithIncrementalAuthorizationFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *InvoiceQuery) CollectFields(ctx context.Context, satisfies ...string) (*InvoiceQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *InvoiceQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(invoice.Columns))
+		selectedFields = []string{invoice.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "subscription":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&BillingSubscriptionClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, billingsubscriptionImplementors)...); err != nil {
+				return err
+			}
+			_q.withSubscription = query
+			if _, ok := fieldSeen[invoice.FieldSubscriptionID]; !ok {
+				selectedFields = append(selectedFields, invoice.FieldSubscriptionID)
+				fieldSeen[invoice.FieldSubscriptionID] = struct{}{}
+			}
+		case "merchantID":
+			if _, ok := fieldSeen[invoice.FieldMerchantID]; !ok {
+				selectedFields = append(selectedFields, invoice.FieldMerchantID)
+				fieldSeen[invoice.FieldMerchantID] = struct{}{}
+			}
+		case "createdAt":
+			if _, ok := fieldSeen[invoice.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, invoice.FieldCreatedAt)
+				fieldSeen[invoice.FieldCreatedAt] = struct{}{}
+			}
+		case "modifiedAt":
+			if _, ok := fieldSeen[invoice.FieldModifiedAt]; !ok {
+				selectedFields = append(selectedFields, invoice.FieldModifiedAt)
+				fieldSeen[invoice.FieldModifiedAt] = struct{}{}
+			}
+		case "errorCode":
+			if _, ok := fieldSeen[invoice.FieldErrorCode]; !ok {
+				selectedFields = append(selectedFields, invoice.FieldErrorCode)
+				fieldSeen[invoice.FieldErrorCode] = struct{}{}
+			}
+		case "errorMessage":
+			if _, ok := fieldSeen[invoice.FieldErrorMessage]; !ok {
+				selectedFields = append(selectedFields, invoice.FieldErrorMessage)
+				fieldSeen[invoice.FieldErrorMessage] = struct{}{}
+			}
+		case "subscriptionID":
+			if _, ok := fieldSeen[invoice.FieldSubscriptionID]; !ok {
+				selectedFields = append(selectedFields, invoice.FieldSubscriptionID)
+				fieldSeen[invoice.FieldSubscriptionID] = struct{}{}
+			}
+		case "profileID":
+			if _, ok := fieldSeen[invoice.FieldProfileID]; !ok {
+				selectedFields = append(selectedFields, invoice.FieldProfileID)
+				fieldSeen[invoice.FieldProfileID] = struct{}{}
+			}
+		case "customerID":
+			if _, ok := fieldSeen[invoice.FieldCustomerID]; !ok {
+				selectedFields = append(selectedFields, invoice.FieldCustomerID)
+				fieldSeen[invoice.FieldCustomerID] = struct{}{}
+			}
+		case "amount":
+			if _, ok := fieldSeen[invoice.FieldAmount]; !ok {
+				selectedFields = append(selectedFields, invoice.FieldAmount)
+				fieldSeen[invoice.FieldAmount] = struct{}{}
+			}
+		case "currency":
+			if _, ok := fieldSeen[invoice.FieldCurrency]; !ok {
+				selectedFields = append(selectedFields, invoice.FieldCurrency)
+				fieldSeen[invoice.FieldCurrency] = struct{}{}
+			}
+		case "status":
+			if _, ok := fieldSeen[invoice.FieldStatus]; !ok {
+				selectedFields = append(selectedFields, invoice.FieldStatus)
+				fieldSeen[invoice.FieldStatus] = struct{}{}
+			}
+		case "periodStart":
+			if _, ok := fieldSeen[invoice.FieldPeriodStart]; !ok {
+				selectedFields = append(selectedFields, invoice.FieldPeriodStart)
+				fieldSeen[invoice.FieldPeriodStart] = struct{}{}
+			}
+		case "periodEnd":
+			if _, ok := fieldSeen[invoice.FieldPeriodEnd]; !ok {
+				selectedFields = append(selectedFields, invoice.FieldPeriodEnd)
+				fieldSeen[invoice.FieldPeriodEnd] = struct{}{}
+			}
+		case "dueAt":
+			if _, ok := fieldSeen[invoice.FieldDueAt]; !ok {
+				selectedFields = append(selectedFields, invoice.FieldDueAt)
+				fieldSeen[invoice.FieldDueAt] = struct{}{}
+			}
+		case "testClockID":
+			if _, ok := fieldSeen[invoice.FieldTestClockID]; !ok {
+				selectedFields = append(selectedFields, invoice.FieldTestClockID)
+				fieldSeen[invoice.FieldTestClockID] = struct{}{}
+			}
+		case "attemptCount":
+			if _, ok := fieldSeen[invoice.FieldAttemptCount]; !ok {
+				selectedFields = append(selectedFields, invoice.FieldAttemptCount)
+				fieldSeen[invoice.FieldAttemptCount] = struct{}{}
+			}
+		case "claimedUntil":
+			if _, ok := fieldSeen[invoice.FieldClaimedUntil]; !ok {
+				selectedFields = append(selectedFields, invoice.FieldClaimedUntil)
+				fieldSeen[invoice.FieldClaimedUntil] = struct{}{}
+			}
+		case "paymentIntentID":
+			if _, ok := fieldSeen[invoice.FieldPaymentIntentID]; !ok {
+				selectedFields = append(selectedFields, invoice.FieldPaymentIntentID)
+				fieldSeen[invoice.FieldPaymentIntentID] = struct{}{}
+			}
+		case "paymentMethodID":
+			if _, ok := fieldSeen[invoice.FieldPaymentMethodID]; !ok {
+				selectedFields = append(selectedFields, invoice.FieldPaymentMethodID)
+				fieldSeen[invoice.FieldPaymentMethodID] = struct{}{}
+			}
+		case "merchantConnectorID":
+			if _, ok := fieldSeen[invoice.FieldMerchantConnectorID]; !ok {
+				selectedFields = append(selectedFields, invoice.FieldMerchantConnectorID)
+				fieldSeen[invoice.FieldMerchantConnectorID] = struct{}{}
+			}
+		case "billingProcessorInvoiceID":
+			if _, ok := fieldSeen[invoice.FieldBillingProcessorInvoiceID]; !ok {
+				selectedFields = append(selectedFields, invoice.FieldBillingProcessorInvoiceID)
+				fieldSeen[invoice.FieldBillingProcessorInvoiceID] = struct{}{}
+			}
+		case "paidAt":
+			if _, ok := fieldSeen[invoice.FieldPaidAt]; !ok {
+				selectedFields = append(selectedFields, invoice.FieldPaidAt)
+				fieldSeen[invoice.FieldPaidAt] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type invoicePaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []InvoicePaginateOption
+}
+
+func newInvoicePaginateArgs(rv map[string]any) *invoicePaginateArgs {
+	args := &invoicePaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &InvoiceOrder{Field: &InvoiceOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithInvoiceOrder(order))
+			}
+		case *InvoiceOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithInvoiceOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*InvoiceWhereInput); ok {
+		args.opts = append(args.opts, WithInvoiceFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *ItemPriceQuery) CollectFields(ctx context.Context, satisfies ...string) (*ItemPriceQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *ItemPriceQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(itemprice.Columns))
+		selectedFields = []string{itemprice.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "item":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&SubscriptionItemClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, subscriptionitemImplementors)...); err != nil {
+				return err
+			}
+			_q.withItem = query
+			if _, ok := fieldSeen[itemprice.FieldItemID]; !ok {
+				selectedFields = append(selectedFields, itemprice.FieldItemID)
+				fieldSeen[itemprice.FieldItemID] = struct{}{}
+			}
+		case "merchantID":
+			if _, ok := fieldSeen[itemprice.FieldMerchantID]; !ok {
+				selectedFields = append(selectedFields, itemprice.FieldMerchantID)
+				fieldSeen[itemprice.FieldMerchantID] = struct{}{}
+			}
+		case "createdAt":
+			if _, ok := fieldSeen[itemprice.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, itemprice.FieldCreatedAt)
+				fieldSeen[itemprice.FieldCreatedAt] = struct{}{}
+			}
+		case "modifiedAt":
+			if _, ok := fieldSeen[itemprice.FieldModifiedAt]; !ok {
+				selectedFields = append(selectedFields, itemprice.FieldModifiedAt)
+				fieldSeen[itemprice.FieldModifiedAt] = struct{}{}
+			}
+		case "itemID":
+			if _, ok := fieldSeen[itemprice.FieldItemID]; !ok {
+				selectedFields = append(selectedFields, itemprice.FieldItemID)
+				fieldSeen[itemprice.FieldItemID] = struct{}{}
+			}
+		case "amount":
+			if _, ok := fieldSeen[itemprice.FieldAmount]; !ok {
+				selectedFields = append(selectedFields, itemprice.FieldAmount)
+				fieldSeen[itemprice.FieldAmount] = struct{}{}
+			}
+		case "currency":
+			if _, ok := fieldSeen[itemprice.FieldCurrency]; !ok {
+				selectedFields = append(selectedFields, itemprice.FieldCurrency)
+				fieldSeen[itemprice.FieldCurrency] = struct{}{}
+			}
+		case "interval":
+			if _, ok := fieldSeen[itemprice.FieldInterval]; !ok {
+				selectedFields = append(selectedFields, itemprice.FieldInterval)
+				fieldSeen[itemprice.FieldInterval] = struct{}{}
+			}
+		case "intervalCount":
+			if _, ok := fieldSeen[itemprice.FieldIntervalCount]; !ok {
+				selectedFields = append(selectedFields, itemprice.FieldIntervalCount)
+				fieldSeen[itemprice.FieldIntervalCount] = struct{}{}
+			}
+		case "trialPeriod":
+			if _, ok := fieldSeen[itemprice.FieldTrialPeriod]; !ok {
+				selectedFields = append(selectedFields, itemprice.FieldTrialPeriod)
+				fieldSeen[itemprice.FieldTrialPeriod] = struct{}{}
+			}
+		case "trialPeriodUnit":
+			if _, ok := fieldSeen[itemprice.FieldTrialPeriodUnit]; !ok {
+				selectedFields = append(selectedFields, itemprice.FieldTrialPeriodUnit)
+				fieldSeen[itemprice.FieldTrialPeriodUnit] = struct{}{}
+			}
+		case "status":
+			if _, ok := fieldSeen[itemprice.FieldStatus]; !ok {
+				selectedFields = append(selectedFields, itemprice.FieldStatus)
+				fieldSeen[itemprice.FieldStatus] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type itempricePaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []ItemPricePaginateOption
+}
+
+func newItemPricePaginateArgs(rv map[string]any) *itempricePaginateArgs {
+	args := &itempricePaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &ItemPriceOrder{Field: &ItemPriceOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithItemPriceOrder(order))
+			}
+		case *ItemPriceOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithItemPriceOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*ItemPriceWhereInput); ok {
+		args.opts = append(args.opts, WithItemPriceFilter(v.Filter))
 	}
 	return args
 }
@@ -4961,6 +5802,338 @@ func newRoutingAlgorithmPaginateArgs(rv map[string]any) *routingalgorithmPaginat
 	}
 	if v, ok := rv[whereField].(*RoutingAlgorithmWhereInput); ok {
 		args.opts = append(args.opts, WithRoutingAlgorithmFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *SubscriptionItemQuery) CollectFields(ctx context.Context, satisfies ...string) (*SubscriptionItemQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *SubscriptionItemQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(subscriptionitem.Columns))
+		selectedFields = []string{subscriptionitem.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "prices":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&ItemPriceClient{config: _q.config}).Query()
+			)
+			args := newItemPricePaginateArgs(fieldArgs(ctx, new(ItemPriceWhereInput), path...))
+			if err := validateFirstLast(args.first, args.last); err != nil {
+				return fmt.Errorf("validate first and last in path %q: %w", path, err)
+			}
+			pager, err := newItemPricePager(args.opts, args.last != nil)
+			if err != nil {
+				return fmt.Errorf("create new pager in path %q: %w", path, err)
+			}
+			if query, err = pager.applyFilter(query); err != nil {
+				return err
+			}
+			ignoredEdges := !hasCollectedField(ctx, append(path, edgesField)...)
+			if hasCollectedField(ctx, append(path, totalCountField)...) || hasCollectedField(ctx, append(path, pageInfoField)...) {
+				hasPagination := args.after != nil || args.first != nil || args.before != nil || args.last != nil
+				if hasPagination || ignoredEdges {
+					query := query.Clone()
+					_q.loadTotal = append(_q.loadTotal, func(ctx context.Context, nodes []*SubscriptionItem) error {
+						ids := make([]driver.Value, len(nodes))
+						for i := range nodes {
+							ids[i] = nodes[i].ID
+						}
+						var v []struct {
+							NodeID string `sql:"item_id"`
+							Count  int    `sql:"count"`
+						}
+						query.Where(func(s *sql.Selector) {
+							s.Where(sql.InValues(s.C(subscriptionitem.PricesColumn), ids...))
+						})
+						if err := query.GroupBy(subscriptionitem.PricesColumn).Aggregate(Count()).Scan(ctx, &v); err != nil {
+							return err
+						}
+						m := make(map[string]int, len(v))
+						for i := range v {
+							m[v[i].NodeID] = v[i].Count
+						}
+						for i := range nodes {
+							n := m[nodes[i].ID]
+							if nodes[i].Edges.totalCount[0] == nil {
+								nodes[i].Edges.totalCount[0] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[0][alias] = n
+						}
+						return nil
+					})
+				} else {
+					_q.loadTotal = append(_q.loadTotal, func(_ context.Context, nodes []*SubscriptionItem) error {
+						for i := range nodes {
+							n := len(nodes[i].Edges.Prices)
+							if nodes[i].Edges.totalCount[0] == nil {
+								nodes[i].Edges.totalCount[0] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[0][alias] = n
+						}
+						return nil
+					})
+				}
+			}
+			if ignoredEdges || (args.first != nil && *args.first == 0) || (args.last != nil && *args.last == 0) {
+				continue
+			}
+			if query, err = pager.applyCursors(query, args.after, args.before); err != nil {
+				return err
+			}
+			path = append(path, edgesField, nodeField)
+			if field := collectedField(ctx, path...); field != nil {
+				if err := query.collectField(ctx, false, opCtx, *field, path, mayAddCondition(satisfies, itempriceImplementors)...); err != nil {
+					return err
+				}
+			}
+			if limit := paginateLimit(args.first, args.last); limit > 0 {
+				if oneNode {
+					pager.applyOrder(query.Limit(limit))
+				} else {
+					modify := entgql.LimitPerRow(subscriptionitem.PricesColumn, limit, pager.orderExpr(query))
+					query.modifiers = append(query.modifiers, modify)
+				}
+			} else {
+				query = pager.applyOrder(query)
+			}
+			_q.WithNamedPrices(alias, func(wq *ItemPriceQuery) {
+				*wq = *query
+			})
+		case "merchantID":
+			if _, ok := fieldSeen[subscriptionitem.FieldMerchantID]; !ok {
+				selectedFields = append(selectedFields, subscriptionitem.FieldMerchantID)
+				fieldSeen[subscriptionitem.FieldMerchantID] = struct{}{}
+			}
+		case "createdAt":
+			if _, ok := fieldSeen[subscriptionitem.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, subscriptionitem.FieldCreatedAt)
+				fieldSeen[subscriptionitem.FieldCreatedAt] = struct{}{}
+			}
+		case "modifiedAt":
+			if _, ok := fieldSeen[subscriptionitem.FieldModifiedAt]; !ok {
+				selectedFields = append(selectedFields, subscriptionitem.FieldModifiedAt)
+				fieldSeen[subscriptionitem.FieldModifiedAt] = struct{}{}
+			}
+		case "itemType":
+			if _, ok := fieldSeen[subscriptionitem.FieldItemType]; !ok {
+				selectedFields = append(selectedFields, subscriptionitem.FieldItemType)
+				fieldSeen[subscriptionitem.FieldItemType] = struct{}{}
+			}
+		case "name":
+			if _, ok := fieldSeen[subscriptionitem.FieldName]; !ok {
+				selectedFields = append(selectedFields, subscriptionitem.FieldName)
+				fieldSeen[subscriptionitem.FieldName] = struct{}{}
+			}
+		case "description":
+			if _, ok := fieldSeen[subscriptionitem.FieldDescription]; !ok {
+				selectedFields = append(selectedFields, subscriptionitem.FieldDescription)
+				fieldSeen[subscriptionitem.FieldDescription] = struct{}{}
+			}
+		case "productID":
+			if _, ok := fieldSeen[subscriptionitem.FieldProductID]; !ok {
+				selectedFields = append(selectedFields, subscriptionitem.FieldProductID)
+				fieldSeen[subscriptionitem.FieldProductID] = struct{}{}
+			}
+		case "status":
+			if _, ok := fieldSeen[subscriptionitem.FieldStatus]; !ok {
+				selectedFields = append(selectedFields, subscriptionitem.FieldStatus)
+				fieldSeen[subscriptionitem.FieldStatus] = struct{}{}
+			}
+		case "metadata":
+			if _, ok := fieldSeen[subscriptionitem.FieldMetadata]; !ok {
+				selectedFields = append(selectedFields, subscriptionitem.FieldMetadata)
+				fieldSeen[subscriptionitem.FieldMetadata] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type subscriptionitemPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []SubscriptionItemPaginateOption
+}
+
+func newSubscriptionItemPaginateArgs(rv map[string]any) *subscriptionitemPaginateArgs {
+	args := &subscriptionitemPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &SubscriptionItemOrder{Field: &SubscriptionItemOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithSubscriptionItemOrder(order))
+			}
+		case *SubscriptionItemOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithSubscriptionItemOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*SubscriptionItemWhereInput); ok {
+		args.opts = append(args.opts, WithSubscriptionItemFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *TestClockQuery) CollectFields(ctx context.Context, satisfies ...string) (*TestClockQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *TestClockQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(testclock.Columns))
+		selectedFields = []string{testclock.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+		case "merchantID":
+			if _, ok := fieldSeen[testclock.FieldMerchantID]; !ok {
+				selectedFields = append(selectedFields, testclock.FieldMerchantID)
+				fieldSeen[testclock.FieldMerchantID] = struct{}{}
+			}
+		case "createdAt":
+			if _, ok := fieldSeen[testclock.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, testclock.FieldCreatedAt)
+				fieldSeen[testclock.FieldCreatedAt] = struct{}{}
+			}
+		case "modifiedAt":
+			if _, ok := fieldSeen[testclock.FieldModifiedAt]; !ok {
+				selectedFields = append(selectedFields, testclock.FieldModifiedAt)
+				fieldSeen[testclock.FieldModifiedAt] = struct{}{}
+			}
+		case "name":
+			if _, ok := fieldSeen[testclock.FieldName]; !ok {
+				selectedFields = append(selectedFields, testclock.FieldName)
+				fieldSeen[testclock.FieldName] = struct{}{}
+			}
+		case "frozenTime":
+			if _, ok := fieldSeen[testclock.FieldFrozenTime]; !ok {
+				selectedFields = append(selectedFields, testclock.FieldFrozenTime)
+				fieldSeen[testclock.FieldFrozenTime] = struct{}{}
+			}
+		case "status":
+			if _, ok := fieldSeen[testclock.FieldStatus]; !ok {
+				selectedFields = append(selectedFields, testclock.FieldStatus)
+				fieldSeen[testclock.FieldStatus] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type testclockPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []TestClockPaginateOption
+}
+
+func newTestClockPaginateArgs(rv map[string]any) *testclockPaginateArgs {
+	args := &testclockPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &TestClockOrder{Field: &TestClockOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithTestClockOrder(order))
+			}
+		case *TestClockOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithTestClockOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*TestClockWhereInput); ok {
+		args.opts = append(args.opts, WithTestClockFilter(v.Filter))
 	}
 	return args
 }

@@ -16,6 +16,27 @@ func (_m *APIKey) Merchant(ctx context.Context) (*MerchantAccount, error) {
 	return result, err
 }
 
+func (_m *BillingSubscription) Invoices(
+	ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy *InvoiceOrder, where *InvoiceWhereInput,
+) (*InvoiceConnection, error) {
+	opts := []InvoicePaginateOption{
+		WithInvoiceOrder(orderBy),
+		WithInvoiceFilter(where.Filter),
+	}
+	alias := graphql.GetFieldContext(ctx).Field.Alias
+	totalCount, hasTotalCount := _m.Edges.totalCount[0][alias]
+	if nodes, err := _m.NamedInvoices(alias); err == nil || hasTotalCount {
+		pager, err := newInvoicePager(opts, last != nil)
+		if err != nil {
+			return nil, err
+		}
+		conn := &InvoiceConnection{Edges: []*InvoiceEdge{}, TotalCount: totalCount}
+		conn.build(nodes, pager, after, first, before, last)
+		return conn, nil
+	}
+	return _m.QueryInvoices().Paginate(ctx, after, first, before, last, opts...)
+}
+
 func (_m *Capture) Payment(ctx context.Context) (*PaymentIntent, error) {
 	result, err := _m.Edges.PaymentOrErr()
 	if IsNotLoaded(err) {
@@ -126,6 +147,22 @@ func (_m *IncrementalAuthorization) Payment(ctx context.Context) (*PaymentIntent
 	result, err := _m.Edges.PaymentOrErr()
 	if IsNotLoaded(err) {
 		result, err = _m.QueryPayment().Only(ctx)
+	}
+	return result, err
+}
+
+func (_m *Invoice) Subscription(ctx context.Context) (*BillingSubscription, error) {
+	result, err := _m.Edges.SubscriptionOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QuerySubscription().Only(ctx)
+	}
+	return result, err
+}
+
+func (_m *ItemPrice) Item(ctx context.Context) (*SubscriptionItem, error) {
+	result, err := _m.Edges.ItemOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryItem().Only(ctx)
 	}
 	return result, err
 }
@@ -416,4 +453,25 @@ func (_m *Refund) Payment(ctx context.Context) (*PaymentIntent, error) {
 		result, err = _m.QueryPayment().Only(ctx)
 	}
 	return result, err
+}
+
+func (_m *SubscriptionItem) Prices(
+	ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy *ItemPriceOrder, where *ItemPriceWhereInput,
+) (*ItemPriceConnection, error) {
+	opts := []ItemPricePaginateOption{
+		WithItemPriceOrder(orderBy),
+		WithItemPriceFilter(where.Filter),
+	}
+	alias := graphql.GetFieldContext(ctx).Field.Alias
+	totalCount, hasTotalCount := _m.Edges.totalCount[0][alias]
+	if nodes, err := _m.NamedPrices(alias); err == nil || hasTotalCount {
+		pager, err := newItemPricePager(opts, last != nil)
+		if err != nil {
+			return nil, err
+		}
+		conn := &ItemPriceConnection{Edges: []*ItemPriceEdge{}, TotalCount: totalCount}
+		conn.build(nodes, pager, after, first, before, last)
+		return conn, nil
+	}
+	return _m.QueryPrices().Paginate(ctx, after, first, before, last, opts...)
 }

@@ -7,13 +7,17 @@ import (
 	"fmt"
 	"switchyard/ent/apikey"
 	"switchyard/ent/auditentry"
+	"switchyard/ent/billingsubscription"
 	"switchyard/ent/capture"
+	"switchyard/ent/coupon"
 	"switchyard/ent/customer"
 	"switchyard/ent/dispute"
 	"switchyard/ent/event"
 	"switchyard/ent/eventdeliveryattempt"
 	"switchyard/ent/gsmrule"
 	"switchyard/ent/incrementalauthorization"
+	"switchyard/ent/invoice"
+	"switchyard/ent/itemprice"
 	"switchyard/ent/mandate"
 	"switchyard/ent/merchantaccount"
 	"switchyard/ent/merchantconnectoraccount"
@@ -25,6 +29,8 @@ import (
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
 	"switchyard/ent/routingalgorithm"
+	"switchyard/ent/subscriptionitem"
+	"switchyard/ent/testclock"
 
 	"entgo.io/contrib/entgql"
 	"github.com/99designs/gqlgen/graphql"
@@ -47,10 +53,20 @@ var auditentryImplementors = []string{"AuditEntry", "Node"}
 // IsNode implements the Node interface check for GQLGen.
 func (*AuditEntry) IsNode() {}
 
+var billingsubscriptionImplementors = []string{"BillingSubscription", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*BillingSubscription) IsNode() {}
+
 var captureImplementors = []string{"Capture", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
 func (*Capture) IsNode() {}
+
+var couponImplementors = []string{"Coupon", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*Coupon) IsNode() {}
 
 var customerImplementors = []string{"Customer", "Node"}
 
@@ -81,6 +97,16 @@ var incrementalauthorizationImplementors = []string{"IncrementalAuthorization", 
 
 // IsNode implements the Node interface check for GQLGen.
 func (*IncrementalAuthorization) IsNode() {}
+
+var invoiceImplementors = []string{"Invoice", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*Invoice) IsNode() {}
+
+var itempriceImplementors = []string{"ItemPrice", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*ItemPrice) IsNode() {}
 
 var mandateImplementors = []string{"Mandate", "Node"}
 
@@ -136,6 +162,16 @@ var routingalgorithmImplementors = []string{"RoutingAlgorithm", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
 func (*RoutingAlgorithm) IsNode() {}
+
+var subscriptionitemImplementors = []string{"SubscriptionItem", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*SubscriptionItem) IsNode() {}
+
+var testclockImplementors = []string{"TestClock", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*TestClock) IsNode() {}
 
 var errNodeInvalidID = &NotFoundError{"node"}
 
@@ -213,11 +249,29 @@ func (c *Client) noder(ctx context.Context, table string, id string) (Noder, err
 			}
 		}
 		return query.Only(ctx)
+	case billingsubscription.Table:
+		query := c.BillingSubscription.Query().
+			Where(billingsubscription.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, billingsubscriptionImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
 	case capture.Table:
 		query := c.Capture.Query().
 			Where(capture.ID(id))
 		if fc := graphql.GetFieldContext(ctx); fc != nil {
 			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, captureImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case coupon.Table:
+		query := c.Coupon.Query().
+			Where(coupon.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, couponImplementors...); err != nil {
 				return nil, err
 			}
 		}
@@ -272,6 +326,24 @@ func (c *Client) noder(ctx context.Context, table string, id string) (Noder, err
 			Where(incrementalauthorization.ID(id))
 		if fc := graphql.GetFieldContext(ctx); fc != nil {
 			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, incrementalauthorizationImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case invoice.Table:
+		query := c.Invoice.Query().
+			Where(invoice.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, invoiceImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case itemprice.Table:
+		query := c.ItemPrice.Query().
+			Where(itemprice.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, itempriceImplementors...); err != nil {
 				return nil, err
 			}
 		}
@@ -371,6 +443,24 @@ func (c *Client) noder(ctx context.Context, table string, id string) (Noder, err
 			Where(routingalgorithm.ID(id))
 		if fc := graphql.GetFieldContext(ctx); fc != nil {
 			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, routingalgorithmImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case subscriptionitem.Table:
+		query := c.SubscriptionItem.Query().
+			Where(subscriptionitem.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, subscriptionitemImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case testclock.Table:
+		query := c.TestClock.Query().
+			Where(testclock.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, testclockImplementors...); err != nil {
 				return nil, err
 			}
 		}
@@ -480,10 +570,42 @@ func (c *Client) noders(ctx context.Context, table string, ids []string) ([]Node
 				*noder = node
 			}
 		}
+	case billingsubscription.Table:
+		query := c.BillingSubscription.Query().
+			Where(billingsubscription.IDIn(ids...))
+		query, err := query.CollectFields(ctx, billingsubscriptionImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
 	case capture.Table:
 		query := c.Capture.Query().
 			Where(capture.IDIn(ids...))
 		query, err := query.CollectFields(ctx, captureImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case coupon.Table:
+		query := c.Coupon.Query().
+			Where(coupon.IDIn(ids...))
+		query, err := query.CollectFields(ctx, couponImplementors...)
 		if err != nil {
 			return nil, err
 		}
@@ -580,6 +702,38 @@ func (c *Client) noders(ctx context.Context, table string, ids []string) ([]Node
 		query := c.IncrementalAuthorization.Query().
 			Where(incrementalauthorization.IDIn(ids...))
 		query, err := query.CollectFields(ctx, incrementalauthorizationImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case invoice.Table:
+		query := c.Invoice.Query().
+			Where(invoice.IDIn(ids...))
+		query, err := query.CollectFields(ctx, invoiceImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case itemprice.Table:
+		query := c.ItemPrice.Query().
+			Where(itemprice.IDIn(ids...))
+		query, err := query.CollectFields(ctx, itempriceImplementors...)
 		if err != nil {
 			return nil, err
 		}
@@ -756,6 +910,38 @@ func (c *Client) noders(ctx context.Context, table string, ids []string) ([]Node
 		query := c.RoutingAlgorithm.Query().
 			Where(routingalgorithm.IDIn(ids...))
 		query, err := query.CollectFields(ctx, routingalgorithmImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case subscriptionitem.Table:
+		query := c.SubscriptionItem.Query().
+			Where(subscriptionitem.IDIn(ids...))
+		query, err := query.CollectFields(ctx, subscriptionitemImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case testclock.Table:
+		query := c.TestClock.Query().
+			Where(testclock.IDIn(ids...))
+		query, err := query.CollectFields(ctx, testclockImplementors...)
 		if err != nil {
 			return nil, err
 		}

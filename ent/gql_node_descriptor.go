@@ -6,12 +6,15 @@ import (
 	"context"
 	"encoding/json"
 	"switchyard/ent/apikey"
+	"switchyard/ent/billingsubscription"
 	"switchyard/ent/capture"
 	"switchyard/ent/customer"
 	"switchyard/ent/dispute"
 	"switchyard/ent/event"
 	"switchyard/ent/eventdeliveryattempt"
 	"switchyard/ent/incrementalauthorization"
+	"switchyard/ent/invoice"
+	"switchyard/ent/itemprice"
 	"switchyard/ent/mandate"
 	"switchyard/ent/merchantaccount"
 	"switchyard/ent/merchantconnectoraccount"
@@ -22,6 +25,7 @@ import (
 	"switchyard/ent/payoutattempt"
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
+	"switchyard/ent/subscriptionitem"
 )
 
 // Node in the graph.
@@ -217,6 +221,268 @@ func (_m *AuditEntry) Node(ctx context.Context) (node *Node, err error) {
 }
 
 // Node implements Noder interface
+func (_m *BillingSubscription) Node(ctx context.Context) (node *Node, err error) {
+	node = &Node{
+		ID:     _m.ID,
+		Type:   "BillingSubscription",
+		Fields: make([]*Field, 30),
+		Edges:  make([]*Edge, 1),
+	}
+	var buf []byte
+	if buf, err = json.Marshal(_m.MerchantID); err != nil {
+		return nil, err
+	}
+	node.Fields[0] = &Field{
+		Type:  "string",
+		Name:  "merchant_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.CreatedAt); err != nil {
+		return nil, err
+	}
+	node.Fields[1] = &Field{
+		Type:  "time.Time",
+		Name:  "created_at",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ModifiedAt); err != nil {
+		return nil, err
+	}
+	node.Fields[2] = &Field{
+		Type:  "time.Time",
+		Name:  "modified_at",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ProfileID); err != nil {
+		return nil, err
+	}
+	node.Fields[3] = &Field{
+		Type:  "string",
+		Name:  "profile_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.CustomerID); err != nil {
+		return nil, err
+	}
+	node.Fields[4] = &Field{
+		Type:  "string",
+		Name:  "customer_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.MerchantReferenceID); err != nil {
+		return nil, err
+	}
+	node.Fields[5] = &Field{
+		Type:  "string",
+		Name:  "merchant_reference_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Status); err != nil {
+		return nil, err
+	}
+	node.Fields[6] = &Field{
+		Type:  "billingsubscription.Status",
+		Name:  "status",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.PlanID); err != nil {
+		return nil, err
+	}
+	node.Fields[7] = &Field{
+		Type:  "string",
+		Name:  "plan_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ItemPriceID); err != nil {
+		return nil, err
+	}
+	node.Fields[8] = &Field{
+		Type:  "string",
+		Name:  "item_price_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.CouponCode); err != nil {
+		return nil, err
+	}
+	node.Fields[9] = &Field{
+		Type:  "string",
+		Name:  "coupon_code",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.CouponPeriodsUsed); err != nil {
+		return nil, err
+	}
+	node.Fields[10] = &Field{
+		Type:  "int",
+		Name:  "coupon_periods_used",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Billing); err != nil {
+		return nil, err
+	}
+	node.Fields[11] = &Field{
+		Type:  "map[string]interface {}",
+		Name:  "billing",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Shipping); err != nil {
+		return nil, err
+	}
+	node.Fields[12] = &Field{
+		Type:  "map[string]interface {}",
+		Name:  "shipping",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ReturnURL); err != nil {
+		return nil, err
+	}
+	node.Fields[13] = &Field{
+		Type:  "string",
+		Name:  "return_url",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.PaymentMethodID); err != nil {
+		return nil, err
+	}
+	node.Fields[14] = &Field{
+		Type:  "string",
+		Name:  "payment_method_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.MandateID); err != nil {
+		return nil, err
+	}
+	node.Fields[15] = &Field{
+		Type:  "string",
+		Name:  "mandate_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.MerchantConnectorID); err != nil {
+		return nil, err
+	}
+	node.Fields[16] = &Field{
+		Type:  "string",
+		Name:  "merchant_connector_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.TestClockID); err != nil {
+		return nil, err
+	}
+	node.Fields[17] = &Field{
+		Type:  "string",
+		Name:  "test_clock_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.TrialEnd); err != nil {
+		return nil, err
+	}
+	node.Fields[18] = &Field{
+		Type:  "time.Time",
+		Name:  "trial_end",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.CurrentPeriodStart); err != nil {
+		return nil, err
+	}
+	node.Fields[19] = &Field{
+		Type:  "time.Time",
+		Name:  "current_period_start",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.CurrentPeriodEnd); err != nil {
+		return nil, err
+	}
+	node.Fields[20] = &Field{
+		Type:  "time.Time",
+		Name:  "current_period_end",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.NextBillingAt); err != nil {
+		return nil, err
+	}
+	node.Fields[21] = &Field{
+		Type:  "time.Time",
+		Name:  "next_billing_at",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.CancelAtPeriodEnd); err != nil {
+		return nil, err
+	}
+	node.Fields[22] = &Field{
+		Type:  "bool",
+		Name:  "cancel_at_period_end",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.CancelAt); err != nil {
+		return nil, err
+	}
+	node.Fields[23] = &Field{
+		Type:  "time.Time",
+		Name:  "cancel_at",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.CancelledAt); err != nil {
+		return nil, err
+	}
+	node.Fields[24] = &Field{
+		Type:  "time.Time",
+		Name:  "cancelled_at",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.CancelReasonCode); err != nil {
+		return nil, err
+	}
+	node.Fields[25] = &Field{
+		Type:  "string",
+		Name:  "cancel_reason_code",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.PauseAt); err != nil {
+		return nil, err
+	}
+	node.Fields[26] = &Field{
+		Type:  "time.Time",
+		Name:  "pause_at",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.PausedAt); err != nil {
+		return nil, err
+	}
+	node.Fields[27] = &Field{
+		Type:  "time.Time",
+		Name:  "paused_at",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ResumeAt); err != nil {
+		return nil, err
+	}
+	node.Fields[28] = &Field{
+		Type:  "time.Time",
+		Name:  "resume_at",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Metadata); err != nil {
+		return nil, err
+	}
+	node.Fields[29] = &Field{
+		Type:  "map[string]interface {}",
+		Name:  "metadata",
+		Value: string(buf),
+	}
+	node.Edges[0] = &Edge{
+		Type: "Invoice",
+		Name: "invoices",
+	}
+	err = _m.QueryInvoices().
+		Select(invoice.FieldID).
+		Scan(ctx, &node.Edges[0].IDs)
+	if err != nil {
+		return nil, err
+	}
+	return node, nil
+}
+
+// Node implements Noder interface
 func (_m *Capture) Node(ctx context.Context) (node *Node, err error) {
 	node = &Node{
 		ID:     _m.ID,
@@ -354,6 +620,122 @@ func (_m *Capture) Node(ctx context.Context) (node *Node, err error) {
 		Scan(ctx, &node.Edges[0].IDs)
 	if err != nil {
 		return nil, err
+	}
+	return node, nil
+}
+
+// Node implements Noder interface
+func (_m *Coupon) Node(ctx context.Context) (node *Node, err error) {
+	node = &Node{
+		ID:     _m.ID,
+		Type:   "Coupon",
+		Fields: make([]*Field, 13),
+		Edges:  make([]*Edge, 0),
+	}
+	var buf []byte
+	if buf, err = json.Marshal(_m.MerchantID); err != nil {
+		return nil, err
+	}
+	node.Fields[0] = &Field{
+		Type:  "string",
+		Name:  "merchant_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.CreatedAt); err != nil {
+		return nil, err
+	}
+	node.Fields[1] = &Field{
+		Type:  "time.Time",
+		Name:  "created_at",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ModifiedAt); err != nil {
+		return nil, err
+	}
+	node.Fields[2] = &Field{
+		Type:  "time.Time",
+		Name:  "modified_at",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Code); err != nil {
+		return nil, err
+	}
+	node.Fields[3] = &Field{
+		Type:  "string",
+		Name:  "code",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Name); err != nil {
+		return nil, err
+	}
+	node.Fields[4] = &Field{
+		Type:  "string",
+		Name:  "name",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.DiscountType); err != nil {
+		return nil, err
+	}
+	node.Fields[5] = &Field{
+		Type:  "coupon.DiscountType",
+		Name:  "discount_type",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.PercentOffBps); err != nil {
+		return nil, err
+	}
+	node.Fields[6] = &Field{
+		Type:  "int",
+		Name:  "percent_off_bps",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.AmountOff); err != nil {
+		return nil, err
+	}
+	node.Fields[7] = &Field{
+		Type:  "int64",
+		Name:  "amount_off",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Currency); err != nil {
+		return nil, err
+	}
+	node.Fields[8] = &Field{
+		Type:  "schematype.Currency",
+		Name:  "currency",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Duration); err != nil {
+		return nil, err
+	}
+	node.Fields[9] = &Field{
+		Type:  "coupon.Duration",
+		Name:  "duration",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.DurationPeriods); err != nil {
+		return nil, err
+	}
+	node.Fields[10] = &Field{
+		Type:  "int",
+		Name:  "duration_periods",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ValidTill); err != nil {
+		return nil, err
+	}
+	node.Fields[11] = &Field{
+		Type:  "time.Time",
+		Name:  "valid_till",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Status); err != nil {
+		return nil, err
+	}
+	node.Fields[12] = &Field{
+		Type:  "coupon.Status",
+		Name:  "status",
+		Value: string(buf),
 	}
 	return node, nil
 }
@@ -1169,6 +1551,314 @@ func (_m *IncrementalAuthorization) Node(ctx context.Context) (node *Node, err e
 	}
 	err = _m.QueryPayment().
 		Select(paymentintent.FieldID).
+		Scan(ctx, &node.Edges[0].IDs)
+	if err != nil {
+		return nil, err
+	}
+	return node, nil
+}
+
+// Node implements Noder interface
+func (_m *Invoice) Node(ctx context.Context) (node *Node, err error) {
+	node = &Node{
+		ID:     _m.ID,
+		Type:   "Invoice",
+		Fields: make([]*Field, 22),
+		Edges:  make([]*Edge, 1),
+	}
+	var buf []byte
+	if buf, err = json.Marshal(_m.MerchantID); err != nil {
+		return nil, err
+	}
+	node.Fields[0] = &Field{
+		Type:  "string",
+		Name:  "merchant_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.CreatedAt); err != nil {
+		return nil, err
+	}
+	node.Fields[1] = &Field{
+		Type:  "time.Time",
+		Name:  "created_at",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ModifiedAt); err != nil {
+		return nil, err
+	}
+	node.Fields[2] = &Field{
+		Type:  "time.Time",
+		Name:  "modified_at",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ErrorCode); err != nil {
+		return nil, err
+	}
+	node.Fields[3] = &Field{
+		Type:  "string",
+		Name:  "error_code",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ErrorMessage); err != nil {
+		return nil, err
+	}
+	node.Fields[4] = &Field{
+		Type:  "string",
+		Name:  "error_message",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.SubscriptionID); err != nil {
+		return nil, err
+	}
+	node.Fields[5] = &Field{
+		Type:  "string",
+		Name:  "subscription_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ProfileID); err != nil {
+		return nil, err
+	}
+	node.Fields[6] = &Field{
+		Type:  "string",
+		Name:  "profile_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.CustomerID); err != nil {
+		return nil, err
+	}
+	node.Fields[7] = &Field{
+		Type:  "string",
+		Name:  "customer_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Amount); err != nil {
+		return nil, err
+	}
+	node.Fields[8] = &Field{
+		Type:  "int64",
+		Name:  "amount",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Currency); err != nil {
+		return nil, err
+	}
+	node.Fields[9] = &Field{
+		Type:  "schematype.Currency",
+		Name:  "currency",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Status); err != nil {
+		return nil, err
+	}
+	node.Fields[10] = &Field{
+		Type:  "invoice.Status",
+		Name:  "status",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.PeriodStart); err != nil {
+		return nil, err
+	}
+	node.Fields[11] = &Field{
+		Type:  "time.Time",
+		Name:  "period_start",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.PeriodEnd); err != nil {
+		return nil, err
+	}
+	node.Fields[12] = &Field{
+		Type:  "time.Time",
+		Name:  "period_end",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.DueAt); err != nil {
+		return nil, err
+	}
+	node.Fields[13] = &Field{
+		Type:  "time.Time",
+		Name:  "due_at",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.TestClockID); err != nil {
+		return nil, err
+	}
+	node.Fields[14] = &Field{
+		Type:  "string",
+		Name:  "test_clock_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.AttemptCount); err != nil {
+		return nil, err
+	}
+	node.Fields[15] = &Field{
+		Type:  "int",
+		Name:  "attempt_count",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ClaimedUntil); err != nil {
+		return nil, err
+	}
+	node.Fields[16] = &Field{
+		Type:  "time.Time",
+		Name:  "claimed_until",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.PaymentIntentID); err != nil {
+		return nil, err
+	}
+	node.Fields[17] = &Field{
+		Type:  "string",
+		Name:  "payment_intent_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.PaymentMethodID); err != nil {
+		return nil, err
+	}
+	node.Fields[18] = &Field{
+		Type:  "string",
+		Name:  "payment_method_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.MerchantConnectorID); err != nil {
+		return nil, err
+	}
+	node.Fields[19] = &Field{
+		Type:  "string",
+		Name:  "merchant_connector_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.BillingProcessorInvoiceID); err != nil {
+		return nil, err
+	}
+	node.Fields[20] = &Field{
+		Type:  "string",
+		Name:  "billing_processor_invoice_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.PaidAt); err != nil {
+		return nil, err
+	}
+	node.Fields[21] = &Field{
+		Type:  "time.Time",
+		Name:  "paid_at",
+		Value: string(buf),
+	}
+	node.Edges[0] = &Edge{
+		Type: "BillingSubscription",
+		Name: "subscription",
+	}
+	err = _m.QuerySubscription().
+		Select(billingsubscription.FieldID).
+		Scan(ctx, &node.Edges[0].IDs)
+	if err != nil {
+		return nil, err
+	}
+	return node, nil
+}
+
+// Node implements Noder interface
+func (_m *ItemPrice) Node(ctx context.Context) (node *Node, err error) {
+	node = &Node{
+		ID:     _m.ID,
+		Type:   "ItemPrice",
+		Fields: make([]*Field, 11),
+		Edges:  make([]*Edge, 1),
+	}
+	var buf []byte
+	if buf, err = json.Marshal(_m.MerchantID); err != nil {
+		return nil, err
+	}
+	node.Fields[0] = &Field{
+		Type:  "string",
+		Name:  "merchant_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.CreatedAt); err != nil {
+		return nil, err
+	}
+	node.Fields[1] = &Field{
+		Type:  "time.Time",
+		Name:  "created_at",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ModifiedAt); err != nil {
+		return nil, err
+	}
+	node.Fields[2] = &Field{
+		Type:  "time.Time",
+		Name:  "modified_at",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ItemID); err != nil {
+		return nil, err
+	}
+	node.Fields[3] = &Field{
+		Type:  "string",
+		Name:  "item_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Amount); err != nil {
+		return nil, err
+	}
+	node.Fields[4] = &Field{
+		Type:  "int64",
+		Name:  "amount",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Currency); err != nil {
+		return nil, err
+	}
+	node.Fields[5] = &Field{
+		Type:  "schematype.Currency",
+		Name:  "currency",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Interval); err != nil {
+		return nil, err
+	}
+	node.Fields[6] = &Field{
+		Type:  "itemprice.Interval",
+		Name:  "interval",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.IntervalCount); err != nil {
+		return nil, err
+	}
+	node.Fields[7] = &Field{
+		Type:  "int",
+		Name:  "interval_count",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.TrialPeriod); err != nil {
+		return nil, err
+	}
+	node.Fields[8] = &Field{
+		Type:  "int",
+		Name:  "trial_period",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.TrialPeriodUnit); err != nil {
+		return nil, err
+	}
+	node.Fields[9] = &Field{
+		Type:  "itemprice.TrialPeriodUnit",
+		Name:  "trial_period_unit",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Status); err != nil {
+		return nil, err
+	}
+	node.Fields[10] = &Field{
+		Type:  "itemprice.Status",
+		Name:  "status",
+		Value: string(buf),
+	}
+	node.Edges[0] = &Edge{
+		Type: "SubscriptionItem",
+		Name: "item",
+	}
+	err = _m.QueryItem().
+		Select(subscriptionitem.FieldID).
 		Scan(ctx, &node.Edges[0].IDs)
 	if err != nil {
 		return nil, err
@@ -3817,6 +4507,160 @@ func (_m *RoutingAlgorithm) Node(ctx context.Context) (node *Node, err error) {
 	node.Fields[7] = &Field{
 		Type:  "routingalgorithm.TransactionType",
 		Name:  "transaction_type",
+		Value: string(buf),
+	}
+	return node, nil
+}
+
+// Node implements Noder interface
+func (_m *SubscriptionItem) Node(ctx context.Context) (node *Node, err error) {
+	node = &Node{
+		ID:     _m.ID,
+		Type:   "SubscriptionItem",
+		Fields: make([]*Field, 9),
+		Edges:  make([]*Edge, 1),
+	}
+	var buf []byte
+	if buf, err = json.Marshal(_m.MerchantID); err != nil {
+		return nil, err
+	}
+	node.Fields[0] = &Field{
+		Type:  "string",
+		Name:  "merchant_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.CreatedAt); err != nil {
+		return nil, err
+	}
+	node.Fields[1] = &Field{
+		Type:  "time.Time",
+		Name:  "created_at",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ModifiedAt); err != nil {
+		return nil, err
+	}
+	node.Fields[2] = &Field{
+		Type:  "time.Time",
+		Name:  "modified_at",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ItemType); err != nil {
+		return nil, err
+	}
+	node.Fields[3] = &Field{
+		Type:  "subscriptionitem.ItemType",
+		Name:  "item_type",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Name); err != nil {
+		return nil, err
+	}
+	node.Fields[4] = &Field{
+		Type:  "string",
+		Name:  "name",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Description); err != nil {
+		return nil, err
+	}
+	node.Fields[5] = &Field{
+		Type:  "string",
+		Name:  "description",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ProductID); err != nil {
+		return nil, err
+	}
+	node.Fields[6] = &Field{
+		Type:  "string",
+		Name:  "product_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Status); err != nil {
+		return nil, err
+	}
+	node.Fields[7] = &Field{
+		Type:  "subscriptionitem.Status",
+		Name:  "status",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Metadata); err != nil {
+		return nil, err
+	}
+	node.Fields[8] = &Field{
+		Type:  "map[string]interface {}",
+		Name:  "metadata",
+		Value: string(buf),
+	}
+	node.Edges[0] = &Edge{
+		Type: "ItemPrice",
+		Name: "prices",
+	}
+	err = _m.QueryPrices().
+		Select(itemprice.FieldID).
+		Scan(ctx, &node.Edges[0].IDs)
+	if err != nil {
+		return nil, err
+	}
+	return node, nil
+}
+
+// Node implements Noder interface
+func (_m *TestClock) Node(ctx context.Context) (node *Node, err error) {
+	node = &Node{
+		ID:     _m.ID,
+		Type:   "TestClock",
+		Fields: make([]*Field, 6),
+		Edges:  make([]*Edge, 0),
+	}
+	var buf []byte
+	if buf, err = json.Marshal(_m.MerchantID); err != nil {
+		return nil, err
+	}
+	node.Fields[0] = &Field{
+		Type:  "string",
+		Name:  "merchant_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.CreatedAt); err != nil {
+		return nil, err
+	}
+	node.Fields[1] = &Field{
+		Type:  "time.Time",
+		Name:  "created_at",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ModifiedAt); err != nil {
+		return nil, err
+	}
+	node.Fields[2] = &Field{
+		Type:  "time.Time",
+		Name:  "modified_at",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Name); err != nil {
+		return nil, err
+	}
+	node.Fields[3] = &Field{
+		Type:  "string",
+		Name:  "name",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.FrozenTime); err != nil {
+		return nil, err
+	}
+	node.Fields[4] = &Field{
+		Type:  "time.Time",
+		Name:  "frozen_time",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Status); err != nil {
+		return nil, err
+	}
+	node.Fields[5] = &Field{
+		Type:  "testclock.Status",
+		Name:  "status",
 		Value: string(buf),
 	}
 	return node, nil

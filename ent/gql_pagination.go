@@ -10,13 +10,17 @@ import (
 	"strconv"
 	"switchyard/ent/apikey"
 	"switchyard/ent/auditentry"
+	"switchyard/ent/billingsubscription"
 	"switchyard/ent/capture"
+	"switchyard/ent/coupon"
 	"switchyard/ent/customer"
 	"switchyard/ent/dispute"
 	"switchyard/ent/event"
 	"switchyard/ent/eventdeliveryattempt"
 	"switchyard/ent/gsmrule"
 	"switchyard/ent/incrementalauthorization"
+	"switchyard/ent/invoice"
+	"switchyard/ent/itemprice"
 	"switchyard/ent/mandate"
 	"switchyard/ent/merchantaccount"
 	"switchyard/ent/merchantconnectoraccount"
@@ -28,6 +32,8 @@ import (
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
 	"switchyard/ent/routingalgorithm"
+	"switchyard/ent/subscriptionitem"
+	"switchyard/ent/testclock"
 
 	"entgo.io/contrib/entgql"
 	"entgo.io/ent"
@@ -799,6 +805,356 @@ func (_m *AuditEntry) ToEdge(order *AuditEntryOrder) *AuditEntryEdge {
 	}
 }
 
+// BillingSubscriptionEdge is the edge representation of BillingSubscription.
+type BillingSubscriptionEdge struct {
+	Node   *BillingSubscription `json:"node"`
+	Cursor Cursor               `json:"cursor"`
+}
+
+// BillingSubscriptionConnection is the connection containing edges to BillingSubscription.
+type BillingSubscriptionConnection struct {
+	Edges      []*BillingSubscriptionEdge `json:"edges"`
+	PageInfo   PageInfo                   `json:"pageInfo"`
+	TotalCount int                        `json:"totalCount"`
+}
+
+func (c *BillingSubscriptionConnection) build(nodes []*BillingSubscription, pager *billingsubscriptionPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *BillingSubscription
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *BillingSubscription {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *BillingSubscription {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*BillingSubscriptionEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &BillingSubscriptionEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// BillingSubscriptionPaginateOption enables pagination customization.
+type BillingSubscriptionPaginateOption func(*billingsubscriptionPager) error
+
+// WithBillingSubscriptionOrder configures pagination ordering.
+func WithBillingSubscriptionOrder(order *BillingSubscriptionOrder) BillingSubscriptionPaginateOption {
+	if order == nil {
+		order = DefaultBillingSubscriptionOrder
+	}
+	o := *order
+	return func(pager *billingsubscriptionPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultBillingSubscriptionOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithBillingSubscriptionFilter configures pagination filter.
+func WithBillingSubscriptionFilter(filter func(*BillingSubscriptionQuery) (*BillingSubscriptionQuery, error)) BillingSubscriptionPaginateOption {
+	return func(pager *billingsubscriptionPager) error {
+		if filter == nil {
+			return errors.New("BillingSubscriptionQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type billingsubscriptionPager struct {
+	reverse bool
+	order   *BillingSubscriptionOrder
+	filter  func(*BillingSubscriptionQuery) (*BillingSubscriptionQuery, error)
+}
+
+func newBillingSubscriptionPager(opts []BillingSubscriptionPaginateOption, reverse bool) (*billingsubscriptionPager, error) {
+	pager := &billingsubscriptionPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultBillingSubscriptionOrder
+	}
+	return pager, nil
+}
+
+func (p *billingsubscriptionPager) applyFilter(query *BillingSubscriptionQuery) (*BillingSubscriptionQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *billingsubscriptionPager) toCursor(_m *BillingSubscription) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *billingsubscriptionPager) applyCursors(query *BillingSubscriptionQuery, after, before *Cursor) (*BillingSubscriptionQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultBillingSubscriptionOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *billingsubscriptionPager) applyOrder(query *BillingSubscriptionQuery) *BillingSubscriptionQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultBillingSubscriptionOrder.Field {
+		query = query.Order(DefaultBillingSubscriptionOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *billingsubscriptionPager) orderExpr(query *BillingSubscriptionQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultBillingSubscriptionOrder.Field {
+			b.Comma().Ident(DefaultBillingSubscriptionOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to BillingSubscription.
+func (_m *BillingSubscriptionQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...BillingSubscriptionPaginateOption,
+) (*BillingSubscriptionConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newBillingSubscriptionPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &BillingSubscriptionConnection{Edges: []*BillingSubscriptionEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// BillingSubscriptionOrderFieldID orders BillingSubscription by id.
+	BillingSubscriptionOrderFieldID = &BillingSubscriptionOrderField{
+		Value: func(_m *BillingSubscription) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: billingsubscription.FieldID,
+		toTerm: billingsubscription.ByID,
+		toCursor: func(_m *BillingSubscription) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.ID,
+			}
+		},
+	}
+	// BillingSubscriptionOrderFieldMerchantID orders BillingSubscription by merchant_id.
+	BillingSubscriptionOrderFieldMerchantID = &BillingSubscriptionOrderField{
+		Value: func(_m *BillingSubscription) (ent.Value, error) {
+			return _m.MerchantID, nil
+		},
+		column: billingsubscription.FieldMerchantID,
+		toTerm: billingsubscription.ByMerchantID,
+		toCursor: func(_m *BillingSubscription) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.MerchantID,
+			}
+		},
+	}
+	// BillingSubscriptionOrderFieldCreatedAt orders BillingSubscription by created_at.
+	BillingSubscriptionOrderFieldCreatedAt = &BillingSubscriptionOrderField{
+		Value: func(_m *BillingSubscription) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: billingsubscription.FieldCreatedAt,
+		toTerm: billingsubscription.ByCreatedAt,
+		toCursor: func(_m *BillingSubscription) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// BillingSubscriptionOrderFieldModifiedAt orders BillingSubscription by modified_at.
+	BillingSubscriptionOrderFieldModifiedAt = &BillingSubscriptionOrderField{
+		Value: func(_m *BillingSubscription) (ent.Value, error) {
+			return _m.ModifiedAt, nil
+		},
+		column: billingsubscription.FieldModifiedAt,
+		toTerm: billingsubscription.ByModifiedAt,
+		toCursor: func(_m *BillingSubscription) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.ModifiedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f BillingSubscriptionOrderField) String() string {
+	var str string
+	switch f.column {
+	case BillingSubscriptionOrderFieldID.column:
+		str = "ID"
+	case BillingSubscriptionOrderFieldMerchantID.column:
+		str = "MERCHANT_ID"
+	case BillingSubscriptionOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case BillingSubscriptionOrderFieldModifiedAt.column:
+		str = "MODIFIED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f BillingSubscriptionOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *BillingSubscriptionOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("BillingSubscriptionOrderField %T must be a string", v)
+	}
+	switch str {
+	case "ID":
+		*f = *BillingSubscriptionOrderFieldID
+	case "MERCHANT_ID":
+		*f = *BillingSubscriptionOrderFieldMerchantID
+	case "CREATED_AT":
+		*f = *BillingSubscriptionOrderFieldCreatedAt
+	case "MODIFIED_AT":
+		*f = *BillingSubscriptionOrderFieldModifiedAt
+	default:
+		return fmt.Errorf("%s is not a valid BillingSubscriptionOrderField", str)
+	}
+	return nil
+}
+
+// BillingSubscriptionOrderField defines the ordering field of BillingSubscription.
+type BillingSubscriptionOrderField struct {
+	// Value extracts the ordering value from the given BillingSubscription.
+	Value    func(*BillingSubscription) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) billingsubscription.OrderOption
+	toCursor func(*BillingSubscription) Cursor
+}
+
+// BillingSubscriptionOrder defines the ordering of BillingSubscription.
+type BillingSubscriptionOrder struct {
+	Direction OrderDirection                 `json:"direction"`
+	Field     *BillingSubscriptionOrderField `json:"field"`
+}
+
+// DefaultBillingSubscriptionOrder is the default ordering of BillingSubscription.
+var DefaultBillingSubscriptionOrder = &BillingSubscriptionOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &BillingSubscriptionOrderField{
+		Value: func(_m *BillingSubscription) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: billingsubscription.FieldID,
+		toTerm: billingsubscription.ByID,
+		toCursor: func(_m *BillingSubscription) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts BillingSubscription into BillingSubscriptionEdge.
+func (_m *BillingSubscription) ToEdge(order *BillingSubscriptionOrder) *BillingSubscriptionEdge {
+	if order == nil {
+		order = DefaultBillingSubscriptionOrder
+	}
+	return &BillingSubscriptionEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
 // CaptureEdge is the edge representation of Capture.
 type CaptureEdge struct {
 	Node   *Capture `json:"node"`
@@ -1144,6 +1500,356 @@ func (_m *Capture) ToEdge(order *CaptureOrder) *CaptureEdge {
 		order = DefaultCaptureOrder
 	}
 	return &CaptureEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// CouponEdge is the edge representation of Coupon.
+type CouponEdge struct {
+	Node   *Coupon `json:"node"`
+	Cursor Cursor  `json:"cursor"`
+}
+
+// CouponConnection is the connection containing edges to Coupon.
+type CouponConnection struct {
+	Edges      []*CouponEdge `json:"edges"`
+	PageInfo   PageInfo      `json:"pageInfo"`
+	TotalCount int           `json:"totalCount"`
+}
+
+func (c *CouponConnection) build(nodes []*Coupon, pager *couponPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *Coupon
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *Coupon {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *Coupon {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*CouponEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &CouponEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// CouponPaginateOption enables pagination customization.
+type CouponPaginateOption func(*couponPager) error
+
+// WithCouponOrder configures pagination ordering.
+func WithCouponOrder(order *CouponOrder) CouponPaginateOption {
+	if order == nil {
+		order = DefaultCouponOrder
+	}
+	o := *order
+	return func(pager *couponPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultCouponOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithCouponFilter configures pagination filter.
+func WithCouponFilter(filter func(*CouponQuery) (*CouponQuery, error)) CouponPaginateOption {
+	return func(pager *couponPager) error {
+		if filter == nil {
+			return errors.New("CouponQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type couponPager struct {
+	reverse bool
+	order   *CouponOrder
+	filter  func(*CouponQuery) (*CouponQuery, error)
+}
+
+func newCouponPager(opts []CouponPaginateOption, reverse bool) (*couponPager, error) {
+	pager := &couponPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultCouponOrder
+	}
+	return pager, nil
+}
+
+func (p *couponPager) applyFilter(query *CouponQuery) (*CouponQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *couponPager) toCursor(_m *Coupon) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *couponPager) applyCursors(query *CouponQuery, after, before *Cursor) (*CouponQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultCouponOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *couponPager) applyOrder(query *CouponQuery) *CouponQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultCouponOrder.Field {
+		query = query.Order(DefaultCouponOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *couponPager) orderExpr(query *CouponQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultCouponOrder.Field {
+			b.Comma().Ident(DefaultCouponOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to Coupon.
+func (_m *CouponQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...CouponPaginateOption,
+) (*CouponConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newCouponPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &CouponConnection{Edges: []*CouponEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// CouponOrderFieldID orders Coupon by id.
+	CouponOrderFieldID = &CouponOrderField{
+		Value: func(_m *Coupon) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: coupon.FieldID,
+		toTerm: coupon.ByID,
+		toCursor: func(_m *Coupon) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.ID,
+			}
+		},
+	}
+	// CouponOrderFieldMerchantID orders Coupon by merchant_id.
+	CouponOrderFieldMerchantID = &CouponOrderField{
+		Value: func(_m *Coupon) (ent.Value, error) {
+			return _m.MerchantID, nil
+		},
+		column: coupon.FieldMerchantID,
+		toTerm: coupon.ByMerchantID,
+		toCursor: func(_m *Coupon) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.MerchantID,
+			}
+		},
+	}
+	// CouponOrderFieldCreatedAt orders Coupon by created_at.
+	CouponOrderFieldCreatedAt = &CouponOrderField{
+		Value: func(_m *Coupon) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: coupon.FieldCreatedAt,
+		toTerm: coupon.ByCreatedAt,
+		toCursor: func(_m *Coupon) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// CouponOrderFieldModifiedAt orders Coupon by modified_at.
+	CouponOrderFieldModifiedAt = &CouponOrderField{
+		Value: func(_m *Coupon) (ent.Value, error) {
+			return _m.ModifiedAt, nil
+		},
+		column: coupon.FieldModifiedAt,
+		toTerm: coupon.ByModifiedAt,
+		toCursor: func(_m *Coupon) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.ModifiedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f CouponOrderField) String() string {
+	var str string
+	switch f.column {
+	case CouponOrderFieldID.column:
+		str = "ID"
+	case CouponOrderFieldMerchantID.column:
+		str = "MERCHANT_ID"
+	case CouponOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case CouponOrderFieldModifiedAt.column:
+		str = "MODIFIED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f CouponOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *CouponOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("CouponOrderField %T must be a string", v)
+	}
+	switch str {
+	case "ID":
+		*f = *CouponOrderFieldID
+	case "MERCHANT_ID":
+		*f = *CouponOrderFieldMerchantID
+	case "CREATED_AT":
+		*f = *CouponOrderFieldCreatedAt
+	case "MODIFIED_AT":
+		*f = *CouponOrderFieldModifiedAt
+	default:
+		return fmt.Errorf("%s is not a valid CouponOrderField", str)
+	}
+	return nil
+}
+
+// CouponOrderField defines the ordering field of Coupon.
+type CouponOrderField struct {
+	// Value extracts the ordering value from the given Coupon.
+	Value    func(*Coupon) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) coupon.OrderOption
+	toCursor func(*Coupon) Cursor
+}
+
+// CouponOrder defines the ordering of Coupon.
+type CouponOrder struct {
+	Direction OrderDirection    `json:"direction"`
+	Field     *CouponOrderField `json:"field"`
+}
+
+// DefaultCouponOrder is the default ordering of Coupon.
+var DefaultCouponOrder = &CouponOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &CouponOrderField{
+		Value: func(_m *Coupon) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: coupon.FieldID,
+		toTerm: coupon.ByID,
+		toCursor: func(_m *Coupon) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts Coupon into CouponEdge.
+func (_m *Coupon) ToEdge(order *CouponOrder) *CouponEdge {
+	if order == nil {
+		order = DefaultCouponOrder
+	}
+	return &CouponEdge{
 		Node:   _m,
 		Cursor: order.Field.toCursor(_m),
 	}
@@ -3388,6 +4094,706 @@ func (_m *IncrementalAuthorization) ToEdge(order *IncrementalAuthorizationOrder)
 		order = DefaultIncrementalAuthorizationOrder
 	}
 	return &IncrementalAuthorizationEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// InvoiceEdge is the edge representation of Invoice.
+type InvoiceEdge struct {
+	Node   *Invoice `json:"node"`
+	Cursor Cursor   `json:"cursor"`
+}
+
+// InvoiceConnection is the connection containing edges to Invoice.
+type InvoiceConnection struct {
+	Edges      []*InvoiceEdge `json:"edges"`
+	PageInfo   PageInfo       `json:"pageInfo"`
+	TotalCount int            `json:"totalCount"`
+}
+
+func (c *InvoiceConnection) build(nodes []*Invoice, pager *invoicePager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *Invoice
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *Invoice {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *Invoice {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*InvoiceEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &InvoiceEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// InvoicePaginateOption enables pagination customization.
+type InvoicePaginateOption func(*invoicePager) error
+
+// WithInvoiceOrder configures pagination ordering.
+func WithInvoiceOrder(order *InvoiceOrder) InvoicePaginateOption {
+	if order == nil {
+		order = DefaultInvoiceOrder
+	}
+	o := *order
+	return func(pager *invoicePager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultInvoiceOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithInvoiceFilter configures pagination filter.
+func WithInvoiceFilter(filter func(*InvoiceQuery) (*InvoiceQuery, error)) InvoicePaginateOption {
+	return func(pager *invoicePager) error {
+		if filter == nil {
+			return errors.New("InvoiceQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type invoicePager struct {
+	reverse bool
+	order   *InvoiceOrder
+	filter  func(*InvoiceQuery) (*InvoiceQuery, error)
+}
+
+func newInvoicePager(opts []InvoicePaginateOption, reverse bool) (*invoicePager, error) {
+	pager := &invoicePager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultInvoiceOrder
+	}
+	return pager, nil
+}
+
+func (p *invoicePager) applyFilter(query *InvoiceQuery) (*InvoiceQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *invoicePager) toCursor(_m *Invoice) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *invoicePager) applyCursors(query *InvoiceQuery, after, before *Cursor) (*InvoiceQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultInvoiceOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *invoicePager) applyOrder(query *InvoiceQuery) *InvoiceQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultInvoiceOrder.Field {
+		query = query.Order(DefaultInvoiceOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *invoicePager) orderExpr(query *InvoiceQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultInvoiceOrder.Field {
+			b.Comma().Ident(DefaultInvoiceOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to Invoice.
+func (_m *InvoiceQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...InvoicePaginateOption,
+) (*InvoiceConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newInvoicePager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &InvoiceConnection{Edges: []*InvoiceEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// InvoiceOrderFieldID orders Invoice by id.
+	InvoiceOrderFieldID = &InvoiceOrderField{
+		Value: func(_m *Invoice) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: invoice.FieldID,
+		toTerm: invoice.ByID,
+		toCursor: func(_m *Invoice) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.ID,
+			}
+		},
+	}
+	// InvoiceOrderFieldMerchantID orders Invoice by merchant_id.
+	InvoiceOrderFieldMerchantID = &InvoiceOrderField{
+		Value: func(_m *Invoice) (ent.Value, error) {
+			return _m.MerchantID, nil
+		},
+		column: invoice.FieldMerchantID,
+		toTerm: invoice.ByMerchantID,
+		toCursor: func(_m *Invoice) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.MerchantID,
+			}
+		},
+	}
+	// InvoiceOrderFieldCreatedAt orders Invoice by created_at.
+	InvoiceOrderFieldCreatedAt = &InvoiceOrderField{
+		Value: func(_m *Invoice) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: invoice.FieldCreatedAt,
+		toTerm: invoice.ByCreatedAt,
+		toCursor: func(_m *Invoice) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// InvoiceOrderFieldModifiedAt orders Invoice by modified_at.
+	InvoiceOrderFieldModifiedAt = &InvoiceOrderField{
+		Value: func(_m *Invoice) (ent.Value, error) {
+			return _m.ModifiedAt, nil
+		},
+		column: invoice.FieldModifiedAt,
+		toTerm: invoice.ByModifiedAt,
+		toCursor: func(_m *Invoice) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.ModifiedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f InvoiceOrderField) String() string {
+	var str string
+	switch f.column {
+	case InvoiceOrderFieldID.column:
+		str = "ID"
+	case InvoiceOrderFieldMerchantID.column:
+		str = "MERCHANT_ID"
+	case InvoiceOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case InvoiceOrderFieldModifiedAt.column:
+		str = "MODIFIED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f InvoiceOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *InvoiceOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("InvoiceOrderField %T must be a string", v)
+	}
+	switch str {
+	case "ID":
+		*f = *InvoiceOrderFieldID
+	case "MERCHANT_ID":
+		*f = *InvoiceOrderFieldMerchantID
+	case "CREATED_AT":
+		*f = *InvoiceOrderFieldCreatedAt
+	case "MODIFIED_AT":
+		*f = *InvoiceOrderFieldModifiedAt
+	default:
+		return fmt.Errorf("%s is not a valid InvoiceOrderField", str)
+	}
+	return nil
+}
+
+// InvoiceOrderField defines the ordering field of Invoice.
+type InvoiceOrderField struct {
+	// Value extracts the ordering value from the given Invoice.
+	Value    func(*Invoice) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) invoice.OrderOption
+	toCursor func(*Invoice) Cursor
+}
+
+// InvoiceOrder defines the ordering of Invoice.
+type InvoiceOrder struct {
+	Direction OrderDirection     `json:"direction"`
+	Field     *InvoiceOrderField `json:"field"`
+}
+
+// DefaultInvoiceOrder is the default ordering of Invoice.
+var DefaultInvoiceOrder = &InvoiceOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &InvoiceOrderField{
+		Value: func(_m *Invoice) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: invoice.FieldID,
+		toTerm: invoice.ByID,
+		toCursor: func(_m *Invoice) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts Invoice into InvoiceEdge.
+func (_m *Invoice) ToEdge(order *InvoiceOrder) *InvoiceEdge {
+	if order == nil {
+		order = DefaultInvoiceOrder
+	}
+	return &InvoiceEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// ItemPriceEdge is the edge representation of ItemPrice.
+type ItemPriceEdge struct {
+	Node   *ItemPrice `json:"node"`
+	Cursor Cursor     `json:"cursor"`
+}
+
+// ItemPriceConnection is the connection containing edges to ItemPrice.
+type ItemPriceConnection struct {
+	Edges      []*ItemPriceEdge `json:"edges"`
+	PageInfo   PageInfo         `json:"pageInfo"`
+	TotalCount int              `json:"totalCount"`
+}
+
+func (c *ItemPriceConnection) build(nodes []*ItemPrice, pager *itempricePager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *ItemPrice
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *ItemPrice {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *ItemPrice {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*ItemPriceEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &ItemPriceEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// ItemPricePaginateOption enables pagination customization.
+type ItemPricePaginateOption func(*itempricePager) error
+
+// WithItemPriceOrder configures pagination ordering.
+func WithItemPriceOrder(order *ItemPriceOrder) ItemPricePaginateOption {
+	if order == nil {
+		order = DefaultItemPriceOrder
+	}
+	o := *order
+	return func(pager *itempricePager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultItemPriceOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithItemPriceFilter configures pagination filter.
+func WithItemPriceFilter(filter func(*ItemPriceQuery) (*ItemPriceQuery, error)) ItemPricePaginateOption {
+	return func(pager *itempricePager) error {
+		if filter == nil {
+			return errors.New("ItemPriceQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type itempricePager struct {
+	reverse bool
+	order   *ItemPriceOrder
+	filter  func(*ItemPriceQuery) (*ItemPriceQuery, error)
+}
+
+func newItemPricePager(opts []ItemPricePaginateOption, reverse bool) (*itempricePager, error) {
+	pager := &itempricePager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultItemPriceOrder
+	}
+	return pager, nil
+}
+
+func (p *itempricePager) applyFilter(query *ItemPriceQuery) (*ItemPriceQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *itempricePager) toCursor(_m *ItemPrice) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *itempricePager) applyCursors(query *ItemPriceQuery, after, before *Cursor) (*ItemPriceQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultItemPriceOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *itempricePager) applyOrder(query *ItemPriceQuery) *ItemPriceQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultItemPriceOrder.Field {
+		query = query.Order(DefaultItemPriceOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *itempricePager) orderExpr(query *ItemPriceQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultItemPriceOrder.Field {
+			b.Comma().Ident(DefaultItemPriceOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to ItemPrice.
+func (_m *ItemPriceQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...ItemPricePaginateOption,
+) (*ItemPriceConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newItemPricePager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &ItemPriceConnection{Edges: []*ItemPriceEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// ItemPriceOrderFieldID orders ItemPrice by id.
+	ItemPriceOrderFieldID = &ItemPriceOrderField{
+		Value: func(_m *ItemPrice) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: itemprice.FieldID,
+		toTerm: itemprice.ByID,
+		toCursor: func(_m *ItemPrice) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.ID,
+			}
+		},
+	}
+	// ItemPriceOrderFieldMerchantID orders ItemPrice by merchant_id.
+	ItemPriceOrderFieldMerchantID = &ItemPriceOrderField{
+		Value: func(_m *ItemPrice) (ent.Value, error) {
+			return _m.MerchantID, nil
+		},
+		column: itemprice.FieldMerchantID,
+		toTerm: itemprice.ByMerchantID,
+		toCursor: func(_m *ItemPrice) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.MerchantID,
+			}
+		},
+	}
+	// ItemPriceOrderFieldCreatedAt orders ItemPrice by created_at.
+	ItemPriceOrderFieldCreatedAt = &ItemPriceOrderField{
+		Value: func(_m *ItemPrice) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: itemprice.FieldCreatedAt,
+		toTerm: itemprice.ByCreatedAt,
+		toCursor: func(_m *ItemPrice) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// ItemPriceOrderFieldModifiedAt orders ItemPrice by modified_at.
+	ItemPriceOrderFieldModifiedAt = &ItemPriceOrderField{
+		Value: func(_m *ItemPrice) (ent.Value, error) {
+			return _m.ModifiedAt, nil
+		},
+		column: itemprice.FieldModifiedAt,
+		toTerm: itemprice.ByModifiedAt,
+		toCursor: func(_m *ItemPrice) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.ModifiedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f ItemPriceOrderField) String() string {
+	var str string
+	switch f.column {
+	case ItemPriceOrderFieldID.column:
+		str = "ID"
+	case ItemPriceOrderFieldMerchantID.column:
+		str = "MERCHANT_ID"
+	case ItemPriceOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case ItemPriceOrderFieldModifiedAt.column:
+		str = "MODIFIED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f ItemPriceOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *ItemPriceOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("ItemPriceOrderField %T must be a string", v)
+	}
+	switch str {
+	case "ID":
+		*f = *ItemPriceOrderFieldID
+	case "MERCHANT_ID":
+		*f = *ItemPriceOrderFieldMerchantID
+	case "CREATED_AT":
+		*f = *ItemPriceOrderFieldCreatedAt
+	case "MODIFIED_AT":
+		*f = *ItemPriceOrderFieldModifiedAt
+	default:
+		return fmt.Errorf("%s is not a valid ItemPriceOrderField", str)
+	}
+	return nil
+}
+
+// ItemPriceOrderField defines the ordering field of ItemPrice.
+type ItemPriceOrderField struct {
+	// Value extracts the ordering value from the given ItemPrice.
+	Value    func(*ItemPrice) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) itemprice.OrderOption
+	toCursor func(*ItemPrice) Cursor
+}
+
+// ItemPriceOrder defines the ordering of ItemPrice.
+type ItemPriceOrder struct {
+	Direction OrderDirection       `json:"direction"`
+	Field     *ItemPriceOrderField `json:"field"`
+}
+
+// DefaultItemPriceOrder is the default ordering of ItemPrice.
+var DefaultItemPriceOrder = &ItemPriceOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &ItemPriceOrderField{
+		Value: func(_m *ItemPrice) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: itemprice.FieldID,
+		toTerm: itemprice.ByID,
+		toCursor: func(_m *ItemPrice) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts ItemPrice into ItemPriceEdge.
+func (_m *ItemPrice) ToEdge(order *ItemPriceOrder) *ItemPriceEdge {
+	if order == nil {
+		order = DefaultItemPriceOrder
+	}
+	return &ItemPriceEdge{
 		Node:   _m,
 		Cursor: order.Field.toCursor(_m),
 	}
@@ -7598,6 +9004,706 @@ func (_m *RoutingAlgorithm) ToEdge(order *RoutingAlgorithmOrder) *RoutingAlgorit
 		order = DefaultRoutingAlgorithmOrder
 	}
 	return &RoutingAlgorithmEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// SubscriptionItemEdge is the edge representation of SubscriptionItem.
+type SubscriptionItemEdge struct {
+	Node   *SubscriptionItem `json:"node"`
+	Cursor Cursor            `json:"cursor"`
+}
+
+// SubscriptionItemConnection is the connection containing edges to SubscriptionItem.
+type SubscriptionItemConnection struct {
+	Edges      []*SubscriptionItemEdge `json:"edges"`
+	PageInfo   PageInfo                `json:"pageInfo"`
+	TotalCount int                     `json:"totalCount"`
+}
+
+func (c *SubscriptionItemConnection) build(nodes []*SubscriptionItem, pager *subscriptionitemPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *SubscriptionItem
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *SubscriptionItem {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *SubscriptionItem {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*SubscriptionItemEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &SubscriptionItemEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// SubscriptionItemPaginateOption enables pagination customization.
+type SubscriptionItemPaginateOption func(*subscriptionitemPager) error
+
+// WithSubscriptionItemOrder configures pagination ordering.
+func WithSubscriptionItemOrder(order *SubscriptionItemOrder) SubscriptionItemPaginateOption {
+	if order == nil {
+		order = DefaultSubscriptionItemOrder
+	}
+	o := *order
+	return func(pager *subscriptionitemPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultSubscriptionItemOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithSubscriptionItemFilter configures pagination filter.
+func WithSubscriptionItemFilter(filter func(*SubscriptionItemQuery) (*SubscriptionItemQuery, error)) SubscriptionItemPaginateOption {
+	return func(pager *subscriptionitemPager) error {
+		if filter == nil {
+			return errors.New("SubscriptionItemQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type subscriptionitemPager struct {
+	reverse bool
+	order   *SubscriptionItemOrder
+	filter  func(*SubscriptionItemQuery) (*SubscriptionItemQuery, error)
+}
+
+func newSubscriptionItemPager(opts []SubscriptionItemPaginateOption, reverse bool) (*subscriptionitemPager, error) {
+	pager := &subscriptionitemPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultSubscriptionItemOrder
+	}
+	return pager, nil
+}
+
+func (p *subscriptionitemPager) applyFilter(query *SubscriptionItemQuery) (*SubscriptionItemQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *subscriptionitemPager) toCursor(_m *SubscriptionItem) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *subscriptionitemPager) applyCursors(query *SubscriptionItemQuery, after, before *Cursor) (*SubscriptionItemQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultSubscriptionItemOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *subscriptionitemPager) applyOrder(query *SubscriptionItemQuery) *SubscriptionItemQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultSubscriptionItemOrder.Field {
+		query = query.Order(DefaultSubscriptionItemOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *subscriptionitemPager) orderExpr(query *SubscriptionItemQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultSubscriptionItemOrder.Field {
+			b.Comma().Ident(DefaultSubscriptionItemOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to SubscriptionItem.
+func (_m *SubscriptionItemQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...SubscriptionItemPaginateOption,
+) (*SubscriptionItemConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newSubscriptionItemPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &SubscriptionItemConnection{Edges: []*SubscriptionItemEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// SubscriptionItemOrderFieldID orders SubscriptionItem by id.
+	SubscriptionItemOrderFieldID = &SubscriptionItemOrderField{
+		Value: func(_m *SubscriptionItem) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: subscriptionitem.FieldID,
+		toTerm: subscriptionitem.ByID,
+		toCursor: func(_m *SubscriptionItem) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.ID,
+			}
+		},
+	}
+	// SubscriptionItemOrderFieldMerchantID orders SubscriptionItem by merchant_id.
+	SubscriptionItemOrderFieldMerchantID = &SubscriptionItemOrderField{
+		Value: func(_m *SubscriptionItem) (ent.Value, error) {
+			return _m.MerchantID, nil
+		},
+		column: subscriptionitem.FieldMerchantID,
+		toTerm: subscriptionitem.ByMerchantID,
+		toCursor: func(_m *SubscriptionItem) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.MerchantID,
+			}
+		},
+	}
+	// SubscriptionItemOrderFieldCreatedAt orders SubscriptionItem by created_at.
+	SubscriptionItemOrderFieldCreatedAt = &SubscriptionItemOrderField{
+		Value: func(_m *SubscriptionItem) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: subscriptionitem.FieldCreatedAt,
+		toTerm: subscriptionitem.ByCreatedAt,
+		toCursor: func(_m *SubscriptionItem) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// SubscriptionItemOrderFieldModifiedAt orders SubscriptionItem by modified_at.
+	SubscriptionItemOrderFieldModifiedAt = &SubscriptionItemOrderField{
+		Value: func(_m *SubscriptionItem) (ent.Value, error) {
+			return _m.ModifiedAt, nil
+		},
+		column: subscriptionitem.FieldModifiedAt,
+		toTerm: subscriptionitem.ByModifiedAt,
+		toCursor: func(_m *SubscriptionItem) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.ModifiedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f SubscriptionItemOrderField) String() string {
+	var str string
+	switch f.column {
+	case SubscriptionItemOrderFieldID.column:
+		str = "ID"
+	case SubscriptionItemOrderFieldMerchantID.column:
+		str = "MERCHANT_ID"
+	case SubscriptionItemOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case SubscriptionItemOrderFieldModifiedAt.column:
+		str = "MODIFIED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f SubscriptionItemOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *SubscriptionItemOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("SubscriptionItemOrderField %T must be a string", v)
+	}
+	switch str {
+	case "ID":
+		*f = *SubscriptionItemOrderFieldID
+	case "MERCHANT_ID":
+		*f = *SubscriptionItemOrderFieldMerchantID
+	case "CREATED_AT":
+		*f = *SubscriptionItemOrderFieldCreatedAt
+	case "MODIFIED_AT":
+		*f = *SubscriptionItemOrderFieldModifiedAt
+	default:
+		return fmt.Errorf("%s is not a valid SubscriptionItemOrderField", str)
+	}
+	return nil
+}
+
+// SubscriptionItemOrderField defines the ordering field of SubscriptionItem.
+type SubscriptionItemOrderField struct {
+	// Value extracts the ordering value from the given SubscriptionItem.
+	Value    func(*SubscriptionItem) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) subscriptionitem.OrderOption
+	toCursor func(*SubscriptionItem) Cursor
+}
+
+// SubscriptionItemOrder defines the ordering of SubscriptionItem.
+type SubscriptionItemOrder struct {
+	Direction OrderDirection              `json:"direction"`
+	Field     *SubscriptionItemOrderField `json:"field"`
+}
+
+// DefaultSubscriptionItemOrder is the default ordering of SubscriptionItem.
+var DefaultSubscriptionItemOrder = &SubscriptionItemOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &SubscriptionItemOrderField{
+		Value: func(_m *SubscriptionItem) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: subscriptionitem.FieldID,
+		toTerm: subscriptionitem.ByID,
+		toCursor: func(_m *SubscriptionItem) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts SubscriptionItem into SubscriptionItemEdge.
+func (_m *SubscriptionItem) ToEdge(order *SubscriptionItemOrder) *SubscriptionItemEdge {
+	if order == nil {
+		order = DefaultSubscriptionItemOrder
+	}
+	return &SubscriptionItemEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// TestClockEdge is the edge representation of TestClock.
+type TestClockEdge struct {
+	Node   *TestClock `json:"node"`
+	Cursor Cursor     `json:"cursor"`
+}
+
+// TestClockConnection is the connection containing edges to TestClock.
+type TestClockConnection struct {
+	Edges      []*TestClockEdge `json:"edges"`
+	PageInfo   PageInfo         `json:"pageInfo"`
+	TotalCount int              `json:"totalCount"`
+}
+
+func (c *TestClockConnection) build(nodes []*TestClock, pager *testclockPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *TestClock
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *TestClock {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *TestClock {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*TestClockEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &TestClockEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// TestClockPaginateOption enables pagination customization.
+type TestClockPaginateOption func(*testclockPager) error
+
+// WithTestClockOrder configures pagination ordering.
+func WithTestClockOrder(order *TestClockOrder) TestClockPaginateOption {
+	if order == nil {
+		order = DefaultTestClockOrder
+	}
+	o := *order
+	return func(pager *testclockPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultTestClockOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithTestClockFilter configures pagination filter.
+func WithTestClockFilter(filter func(*TestClockQuery) (*TestClockQuery, error)) TestClockPaginateOption {
+	return func(pager *testclockPager) error {
+		if filter == nil {
+			return errors.New("TestClockQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type testclockPager struct {
+	reverse bool
+	order   *TestClockOrder
+	filter  func(*TestClockQuery) (*TestClockQuery, error)
+}
+
+func newTestClockPager(opts []TestClockPaginateOption, reverse bool) (*testclockPager, error) {
+	pager := &testclockPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultTestClockOrder
+	}
+	return pager, nil
+}
+
+func (p *testclockPager) applyFilter(query *TestClockQuery) (*TestClockQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *testclockPager) toCursor(_m *TestClock) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *testclockPager) applyCursors(query *TestClockQuery, after, before *Cursor) (*TestClockQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultTestClockOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *testclockPager) applyOrder(query *TestClockQuery) *TestClockQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultTestClockOrder.Field {
+		query = query.Order(DefaultTestClockOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *testclockPager) orderExpr(query *TestClockQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultTestClockOrder.Field {
+			b.Comma().Ident(DefaultTestClockOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to TestClock.
+func (_m *TestClockQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...TestClockPaginateOption,
+) (*TestClockConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newTestClockPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &TestClockConnection{Edges: []*TestClockEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// TestClockOrderFieldID orders TestClock by id.
+	TestClockOrderFieldID = &TestClockOrderField{
+		Value: func(_m *TestClock) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: testclock.FieldID,
+		toTerm: testclock.ByID,
+		toCursor: func(_m *TestClock) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.ID,
+			}
+		},
+	}
+	// TestClockOrderFieldMerchantID orders TestClock by merchant_id.
+	TestClockOrderFieldMerchantID = &TestClockOrderField{
+		Value: func(_m *TestClock) (ent.Value, error) {
+			return _m.MerchantID, nil
+		},
+		column: testclock.FieldMerchantID,
+		toTerm: testclock.ByMerchantID,
+		toCursor: func(_m *TestClock) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.MerchantID,
+			}
+		},
+	}
+	// TestClockOrderFieldCreatedAt orders TestClock by created_at.
+	TestClockOrderFieldCreatedAt = &TestClockOrderField{
+		Value: func(_m *TestClock) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: testclock.FieldCreatedAt,
+		toTerm: testclock.ByCreatedAt,
+		toCursor: func(_m *TestClock) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// TestClockOrderFieldModifiedAt orders TestClock by modified_at.
+	TestClockOrderFieldModifiedAt = &TestClockOrderField{
+		Value: func(_m *TestClock) (ent.Value, error) {
+			return _m.ModifiedAt, nil
+		},
+		column: testclock.FieldModifiedAt,
+		toTerm: testclock.ByModifiedAt,
+		toCursor: func(_m *TestClock) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.ModifiedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f TestClockOrderField) String() string {
+	var str string
+	switch f.column {
+	case TestClockOrderFieldID.column:
+		str = "ID"
+	case TestClockOrderFieldMerchantID.column:
+		str = "MERCHANT_ID"
+	case TestClockOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case TestClockOrderFieldModifiedAt.column:
+		str = "MODIFIED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f TestClockOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *TestClockOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("TestClockOrderField %T must be a string", v)
+	}
+	switch str {
+	case "ID":
+		*f = *TestClockOrderFieldID
+	case "MERCHANT_ID":
+		*f = *TestClockOrderFieldMerchantID
+	case "CREATED_AT":
+		*f = *TestClockOrderFieldCreatedAt
+	case "MODIFIED_AT":
+		*f = *TestClockOrderFieldModifiedAt
+	default:
+		return fmt.Errorf("%s is not a valid TestClockOrderField", str)
+	}
+	return nil
+}
+
+// TestClockOrderField defines the ordering field of TestClock.
+type TestClockOrderField struct {
+	// Value extracts the ordering value from the given TestClock.
+	Value    func(*TestClock) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) testclock.OrderOption
+	toCursor func(*TestClock) Cursor
+}
+
+// TestClockOrder defines the ordering of TestClock.
+type TestClockOrder struct {
+	Direction OrderDirection       `json:"direction"`
+	Field     *TestClockOrderField `json:"field"`
+}
+
+// DefaultTestClockOrder is the default ordering of TestClock.
+var DefaultTestClockOrder = &TestClockOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &TestClockOrderField{
+		Value: func(_m *TestClock) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: testclock.FieldID,
+		toTerm: testclock.ByID,
+		toCursor: func(_m *TestClock) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts TestClock into TestClockEdge.
+func (_m *TestClock) ToEdge(order *TestClockOrder) *TestClockEdge {
+	if order == nil {
+		order = DefaultTestClockOrder
+	}
+	return &TestClockEdge{
 		Node:   _m,
 		Cursor: order.Field.toCursor(_m),
 	}

@@ -7,13 +7,17 @@ import (
 	"fmt"
 	"switchyard/ent/apikey"
 	"switchyard/ent/auditentry"
+	"switchyard/ent/billingsubscription"
 	"switchyard/ent/capture"
+	"switchyard/ent/coupon"
 	"switchyard/ent/customer"
 	"switchyard/ent/dispute"
 	"switchyard/ent/event"
 	"switchyard/ent/eventdeliveryattempt"
 	"switchyard/ent/gsmrule"
 	"switchyard/ent/incrementalauthorization"
+	"switchyard/ent/invoice"
+	"switchyard/ent/itemprice"
 	"switchyard/ent/mandate"
 	"switchyard/ent/merchantaccount"
 	"switchyard/ent/merchantconnectoraccount"
@@ -27,6 +31,8 @@ import (
 	"switchyard/ent/refund"
 	"switchyard/ent/routingalgorithm"
 	"switchyard/ent/schema/schematype"
+	"switchyard/ent/subscriptionitem"
+	"switchyard/ent/testclock"
 	"time"
 )
 
@@ -1138,6 +1144,1434 @@ func (i *AuditEntryWhereInput) P() (predicate.AuditEntry, error) {
 	}
 }
 
+// BillingSubscriptionWhereInput represents a where input for filtering BillingSubscription queries.
+type BillingSubscriptionWhereInput struct {
+	Predicates []predicate.BillingSubscription  `json:"-"`
+	Not        *BillingSubscriptionWhereInput   `json:"not,omitempty"`
+	Or         []*BillingSubscriptionWhereInput `json:"or,omitempty"`
+	And        []*BillingSubscriptionWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID             *string  `json:"id,omitempty"`
+	IDNEQ          *string  `json:"idNEQ,omitempty"`
+	IDIn           []string `json:"idIn,omitempty"`
+	IDNotIn        []string `json:"idNotIn,omitempty"`
+	IDGT           *string  `json:"idGT,omitempty"`
+	IDGTE          *string  `json:"idGTE,omitempty"`
+	IDLT           *string  `json:"idLT,omitempty"`
+	IDLTE          *string  `json:"idLTE,omitempty"`
+	IDEqualFold    *string  `json:"idEqualFold,omitempty"`
+	IDContainsFold *string  `json:"idContainsFold,omitempty"`
+
+	// "merchant_id" field predicates.
+	MerchantID             *string  `json:"merchantID,omitempty"`
+	MerchantIDNEQ          *string  `json:"merchantIDNEQ,omitempty"`
+	MerchantIDIn           []string `json:"merchantIDIn,omitempty"`
+	MerchantIDNotIn        []string `json:"merchantIDNotIn,omitempty"`
+	MerchantIDGT           *string  `json:"merchantIDGT,omitempty"`
+	MerchantIDGTE          *string  `json:"merchantIDGTE,omitempty"`
+	MerchantIDLT           *string  `json:"merchantIDLT,omitempty"`
+	MerchantIDLTE          *string  `json:"merchantIDLTE,omitempty"`
+	MerchantIDContains     *string  `json:"merchantIDContains,omitempty"`
+	MerchantIDHasPrefix    *string  `json:"merchantIDHasPrefix,omitempty"`
+	MerchantIDHasSuffix    *string  `json:"merchantIDHasSuffix,omitempty"`
+	MerchantIDEqualFold    *string  `json:"merchantIDEqualFold,omitempty"`
+	MerchantIDContainsFold *string  `json:"merchantIDContainsFold,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "modified_at" field predicates.
+	ModifiedAt      *time.Time  `json:"modifiedAt,omitempty"`
+	ModifiedAtNEQ   *time.Time  `json:"modifiedAtNEQ,omitempty"`
+	ModifiedAtIn    []time.Time `json:"modifiedAtIn,omitempty"`
+	ModifiedAtNotIn []time.Time `json:"modifiedAtNotIn,omitempty"`
+	ModifiedAtGT    *time.Time  `json:"modifiedAtGT,omitempty"`
+	ModifiedAtGTE   *time.Time  `json:"modifiedAtGTE,omitempty"`
+	ModifiedAtLT    *time.Time  `json:"modifiedAtLT,omitempty"`
+	ModifiedAtLTE   *time.Time  `json:"modifiedAtLTE,omitempty"`
+
+	// "profile_id" field predicates.
+	ProfileID             *string  `json:"profileID,omitempty"`
+	ProfileIDNEQ          *string  `json:"profileIDNEQ,omitempty"`
+	ProfileIDIn           []string `json:"profileIDIn,omitempty"`
+	ProfileIDNotIn        []string `json:"profileIDNotIn,omitempty"`
+	ProfileIDGT           *string  `json:"profileIDGT,omitempty"`
+	ProfileIDGTE          *string  `json:"profileIDGTE,omitempty"`
+	ProfileIDLT           *string  `json:"profileIDLT,omitempty"`
+	ProfileIDLTE          *string  `json:"profileIDLTE,omitempty"`
+	ProfileIDContains     *string  `json:"profileIDContains,omitempty"`
+	ProfileIDHasPrefix    *string  `json:"profileIDHasPrefix,omitempty"`
+	ProfileIDHasSuffix    *string  `json:"profileIDHasSuffix,omitempty"`
+	ProfileIDEqualFold    *string  `json:"profileIDEqualFold,omitempty"`
+	ProfileIDContainsFold *string  `json:"profileIDContainsFold,omitempty"`
+
+	// "customer_id" field predicates.
+	CustomerID             *string  `json:"customerID,omitempty"`
+	CustomerIDNEQ          *string  `json:"customerIDNEQ,omitempty"`
+	CustomerIDIn           []string `json:"customerIDIn,omitempty"`
+	CustomerIDNotIn        []string `json:"customerIDNotIn,omitempty"`
+	CustomerIDGT           *string  `json:"customerIDGT,omitempty"`
+	CustomerIDGTE          *string  `json:"customerIDGTE,omitempty"`
+	CustomerIDLT           *string  `json:"customerIDLT,omitempty"`
+	CustomerIDLTE          *string  `json:"customerIDLTE,omitempty"`
+	CustomerIDContains     *string  `json:"customerIDContains,omitempty"`
+	CustomerIDHasPrefix    *string  `json:"customerIDHasPrefix,omitempty"`
+	CustomerIDHasSuffix    *string  `json:"customerIDHasSuffix,omitempty"`
+	CustomerIDEqualFold    *string  `json:"customerIDEqualFold,omitempty"`
+	CustomerIDContainsFold *string  `json:"customerIDContainsFold,omitempty"`
+
+	// "merchant_reference_id" field predicates.
+	MerchantReferenceID             *string  `json:"merchantReferenceID,omitempty"`
+	MerchantReferenceIDNEQ          *string  `json:"merchantReferenceIDNEQ,omitempty"`
+	MerchantReferenceIDIn           []string `json:"merchantReferenceIDIn,omitempty"`
+	MerchantReferenceIDNotIn        []string `json:"merchantReferenceIDNotIn,omitempty"`
+	MerchantReferenceIDGT           *string  `json:"merchantReferenceIDGT,omitempty"`
+	MerchantReferenceIDGTE          *string  `json:"merchantReferenceIDGTE,omitempty"`
+	MerchantReferenceIDLT           *string  `json:"merchantReferenceIDLT,omitempty"`
+	MerchantReferenceIDLTE          *string  `json:"merchantReferenceIDLTE,omitempty"`
+	MerchantReferenceIDContains     *string  `json:"merchantReferenceIDContains,omitempty"`
+	MerchantReferenceIDHasPrefix    *string  `json:"merchantReferenceIDHasPrefix,omitempty"`
+	MerchantReferenceIDHasSuffix    *string  `json:"merchantReferenceIDHasSuffix,omitempty"`
+	MerchantReferenceIDIsNil        bool     `json:"merchantReferenceIDIsNil,omitempty"`
+	MerchantReferenceIDNotNil       bool     `json:"merchantReferenceIDNotNil,omitempty"`
+	MerchantReferenceIDEqualFold    *string  `json:"merchantReferenceIDEqualFold,omitempty"`
+	MerchantReferenceIDContainsFold *string  `json:"merchantReferenceIDContainsFold,omitempty"`
+
+	// "status" field predicates.
+	Status      *billingsubscription.Status  `json:"status,omitempty"`
+	StatusNEQ   *billingsubscription.Status  `json:"statusNEQ,omitempty"`
+	StatusIn    []billingsubscription.Status `json:"statusIn,omitempty"`
+	StatusNotIn []billingsubscription.Status `json:"statusNotIn,omitempty"`
+
+	// "plan_id" field predicates.
+	PlanID             *string  `json:"planID,omitempty"`
+	PlanIDNEQ          *string  `json:"planIDNEQ,omitempty"`
+	PlanIDIn           []string `json:"planIDIn,omitempty"`
+	PlanIDNotIn        []string `json:"planIDNotIn,omitempty"`
+	PlanIDGT           *string  `json:"planIDGT,omitempty"`
+	PlanIDGTE          *string  `json:"planIDGTE,omitempty"`
+	PlanIDLT           *string  `json:"planIDLT,omitempty"`
+	PlanIDLTE          *string  `json:"planIDLTE,omitempty"`
+	PlanIDContains     *string  `json:"planIDContains,omitempty"`
+	PlanIDHasPrefix    *string  `json:"planIDHasPrefix,omitempty"`
+	PlanIDHasSuffix    *string  `json:"planIDHasSuffix,omitempty"`
+	PlanIDEqualFold    *string  `json:"planIDEqualFold,omitempty"`
+	PlanIDContainsFold *string  `json:"planIDContainsFold,omitempty"`
+
+	// "item_price_id" field predicates.
+	ItemPriceID             *string  `json:"itemPriceID,omitempty"`
+	ItemPriceIDNEQ          *string  `json:"itemPriceIDNEQ,omitempty"`
+	ItemPriceIDIn           []string `json:"itemPriceIDIn,omitempty"`
+	ItemPriceIDNotIn        []string `json:"itemPriceIDNotIn,omitempty"`
+	ItemPriceIDGT           *string  `json:"itemPriceIDGT,omitempty"`
+	ItemPriceIDGTE          *string  `json:"itemPriceIDGTE,omitempty"`
+	ItemPriceIDLT           *string  `json:"itemPriceIDLT,omitempty"`
+	ItemPriceIDLTE          *string  `json:"itemPriceIDLTE,omitempty"`
+	ItemPriceIDContains     *string  `json:"itemPriceIDContains,omitempty"`
+	ItemPriceIDHasPrefix    *string  `json:"itemPriceIDHasPrefix,omitempty"`
+	ItemPriceIDHasSuffix    *string  `json:"itemPriceIDHasSuffix,omitempty"`
+	ItemPriceIDEqualFold    *string  `json:"itemPriceIDEqualFold,omitempty"`
+	ItemPriceIDContainsFold *string  `json:"itemPriceIDContainsFold,omitempty"`
+
+	// "coupon_code" field predicates.
+	CouponCode             *string  `json:"couponCode,omitempty"`
+	CouponCodeNEQ          *string  `json:"couponCodeNEQ,omitempty"`
+	CouponCodeIn           []string `json:"couponCodeIn,omitempty"`
+	CouponCodeNotIn        []string `json:"couponCodeNotIn,omitempty"`
+	CouponCodeGT           *string  `json:"couponCodeGT,omitempty"`
+	CouponCodeGTE          *string  `json:"couponCodeGTE,omitempty"`
+	CouponCodeLT           *string  `json:"couponCodeLT,omitempty"`
+	CouponCodeLTE          *string  `json:"couponCodeLTE,omitempty"`
+	CouponCodeContains     *string  `json:"couponCodeContains,omitempty"`
+	CouponCodeHasPrefix    *string  `json:"couponCodeHasPrefix,omitempty"`
+	CouponCodeHasSuffix    *string  `json:"couponCodeHasSuffix,omitempty"`
+	CouponCodeIsNil        bool     `json:"couponCodeIsNil,omitempty"`
+	CouponCodeNotNil       bool     `json:"couponCodeNotNil,omitempty"`
+	CouponCodeEqualFold    *string  `json:"couponCodeEqualFold,omitempty"`
+	CouponCodeContainsFold *string  `json:"couponCodeContainsFold,omitempty"`
+
+	// "coupon_periods_used" field predicates.
+	CouponPeriodsUsed      *int  `json:"couponPeriodsUsed,omitempty"`
+	CouponPeriodsUsedNEQ   *int  `json:"couponPeriodsUsedNEQ,omitempty"`
+	CouponPeriodsUsedIn    []int `json:"couponPeriodsUsedIn,omitempty"`
+	CouponPeriodsUsedNotIn []int `json:"couponPeriodsUsedNotIn,omitempty"`
+	CouponPeriodsUsedGT    *int  `json:"couponPeriodsUsedGT,omitempty"`
+	CouponPeriodsUsedGTE   *int  `json:"couponPeriodsUsedGTE,omitempty"`
+	CouponPeriodsUsedLT    *int  `json:"couponPeriodsUsedLT,omitempty"`
+	CouponPeriodsUsedLTE   *int  `json:"couponPeriodsUsedLTE,omitempty"`
+
+	// "return_url" field predicates.
+	ReturnURL             *string  `json:"returnURL,omitempty"`
+	ReturnURLNEQ          *string  `json:"returnURLNEQ,omitempty"`
+	ReturnURLIn           []string `json:"returnURLIn,omitempty"`
+	ReturnURLNotIn        []string `json:"returnURLNotIn,omitempty"`
+	ReturnURLGT           *string  `json:"returnURLGT,omitempty"`
+	ReturnURLGTE          *string  `json:"returnURLGTE,omitempty"`
+	ReturnURLLT           *string  `json:"returnURLLT,omitempty"`
+	ReturnURLLTE          *string  `json:"returnURLLTE,omitempty"`
+	ReturnURLContains     *string  `json:"returnURLContains,omitempty"`
+	ReturnURLHasPrefix    *string  `json:"returnURLHasPrefix,omitempty"`
+	ReturnURLHasSuffix    *string  `json:"returnURLHasSuffix,omitempty"`
+	ReturnURLIsNil        bool     `json:"returnURLIsNil,omitempty"`
+	ReturnURLNotNil       bool     `json:"returnURLNotNil,omitempty"`
+	ReturnURLEqualFold    *string  `json:"returnURLEqualFold,omitempty"`
+	ReturnURLContainsFold *string  `json:"returnURLContainsFold,omitempty"`
+
+	// "payment_method_id" field predicates.
+	PaymentMethodID             *string  `json:"paymentMethodID,omitempty"`
+	PaymentMethodIDNEQ          *string  `json:"paymentMethodIDNEQ,omitempty"`
+	PaymentMethodIDIn           []string `json:"paymentMethodIDIn,omitempty"`
+	PaymentMethodIDNotIn        []string `json:"paymentMethodIDNotIn,omitempty"`
+	PaymentMethodIDGT           *string  `json:"paymentMethodIDGT,omitempty"`
+	PaymentMethodIDGTE          *string  `json:"paymentMethodIDGTE,omitempty"`
+	PaymentMethodIDLT           *string  `json:"paymentMethodIDLT,omitempty"`
+	PaymentMethodIDLTE          *string  `json:"paymentMethodIDLTE,omitempty"`
+	PaymentMethodIDContains     *string  `json:"paymentMethodIDContains,omitempty"`
+	PaymentMethodIDHasPrefix    *string  `json:"paymentMethodIDHasPrefix,omitempty"`
+	PaymentMethodIDHasSuffix    *string  `json:"paymentMethodIDHasSuffix,omitempty"`
+	PaymentMethodIDIsNil        bool     `json:"paymentMethodIDIsNil,omitempty"`
+	PaymentMethodIDNotNil       bool     `json:"paymentMethodIDNotNil,omitempty"`
+	PaymentMethodIDEqualFold    *string  `json:"paymentMethodIDEqualFold,omitempty"`
+	PaymentMethodIDContainsFold *string  `json:"paymentMethodIDContainsFold,omitempty"`
+
+	// "mandate_id" field predicates.
+	MandateID             *string  `json:"mandateID,omitempty"`
+	MandateIDNEQ          *string  `json:"mandateIDNEQ,omitempty"`
+	MandateIDIn           []string `json:"mandateIDIn,omitempty"`
+	MandateIDNotIn        []string `json:"mandateIDNotIn,omitempty"`
+	MandateIDGT           *string  `json:"mandateIDGT,omitempty"`
+	MandateIDGTE          *string  `json:"mandateIDGTE,omitempty"`
+	MandateIDLT           *string  `json:"mandateIDLT,omitempty"`
+	MandateIDLTE          *string  `json:"mandateIDLTE,omitempty"`
+	MandateIDContains     *string  `json:"mandateIDContains,omitempty"`
+	MandateIDHasPrefix    *string  `json:"mandateIDHasPrefix,omitempty"`
+	MandateIDHasSuffix    *string  `json:"mandateIDHasSuffix,omitempty"`
+	MandateIDIsNil        bool     `json:"mandateIDIsNil,omitempty"`
+	MandateIDNotNil       bool     `json:"mandateIDNotNil,omitempty"`
+	MandateIDEqualFold    *string  `json:"mandateIDEqualFold,omitempty"`
+	MandateIDContainsFold *string  `json:"mandateIDContainsFold,omitempty"`
+
+	// "merchant_connector_id" field predicates.
+	MerchantConnectorID             *string  `json:"merchantConnectorID,omitempty"`
+	MerchantConnectorIDNEQ          *string  `json:"merchantConnectorIDNEQ,omitempty"`
+	MerchantConnectorIDIn           []string `json:"merchantConnectorIDIn,omitempty"`
+	MerchantConnectorIDNotIn        []string `json:"merchantConnectorIDNotIn,omitempty"`
+	MerchantConnectorIDGT           *string  `json:"merchantConnectorIDGT,omitempty"`
+	MerchantConnectorIDGTE          *string  `json:"merchantConnectorIDGTE,omitempty"`
+	MerchantConnectorIDLT           *string  `json:"merchantConnectorIDLT,omitempty"`
+	MerchantConnectorIDLTE          *string  `json:"merchantConnectorIDLTE,omitempty"`
+	MerchantConnectorIDContains     *string  `json:"merchantConnectorIDContains,omitempty"`
+	MerchantConnectorIDHasPrefix    *string  `json:"merchantConnectorIDHasPrefix,omitempty"`
+	MerchantConnectorIDHasSuffix    *string  `json:"merchantConnectorIDHasSuffix,omitempty"`
+	MerchantConnectorIDIsNil        bool     `json:"merchantConnectorIDIsNil,omitempty"`
+	MerchantConnectorIDNotNil       bool     `json:"merchantConnectorIDNotNil,omitempty"`
+	MerchantConnectorIDEqualFold    *string  `json:"merchantConnectorIDEqualFold,omitempty"`
+	MerchantConnectorIDContainsFold *string  `json:"merchantConnectorIDContainsFold,omitempty"`
+
+	// "test_clock_id" field predicates.
+	TestClockID             *string  `json:"testClockID,omitempty"`
+	TestClockIDNEQ          *string  `json:"testClockIDNEQ,omitempty"`
+	TestClockIDIn           []string `json:"testClockIDIn,omitempty"`
+	TestClockIDNotIn        []string `json:"testClockIDNotIn,omitempty"`
+	TestClockIDGT           *string  `json:"testClockIDGT,omitempty"`
+	TestClockIDGTE          *string  `json:"testClockIDGTE,omitempty"`
+	TestClockIDLT           *string  `json:"testClockIDLT,omitempty"`
+	TestClockIDLTE          *string  `json:"testClockIDLTE,omitempty"`
+	TestClockIDContains     *string  `json:"testClockIDContains,omitempty"`
+	TestClockIDHasPrefix    *string  `json:"testClockIDHasPrefix,omitempty"`
+	TestClockIDHasSuffix    *string  `json:"testClockIDHasSuffix,omitempty"`
+	TestClockIDIsNil        bool     `json:"testClockIDIsNil,omitempty"`
+	TestClockIDNotNil       bool     `json:"testClockIDNotNil,omitempty"`
+	TestClockIDEqualFold    *string  `json:"testClockIDEqualFold,omitempty"`
+	TestClockIDContainsFold *string  `json:"testClockIDContainsFold,omitempty"`
+
+	// "trial_end" field predicates.
+	TrialEnd       *time.Time  `json:"trialEnd,omitempty"`
+	TrialEndNEQ    *time.Time  `json:"trialEndNEQ,omitempty"`
+	TrialEndIn     []time.Time `json:"trialEndIn,omitempty"`
+	TrialEndNotIn  []time.Time `json:"trialEndNotIn,omitempty"`
+	TrialEndGT     *time.Time  `json:"trialEndGT,omitempty"`
+	TrialEndGTE    *time.Time  `json:"trialEndGTE,omitempty"`
+	TrialEndLT     *time.Time  `json:"trialEndLT,omitempty"`
+	TrialEndLTE    *time.Time  `json:"trialEndLTE,omitempty"`
+	TrialEndIsNil  bool        `json:"trialEndIsNil,omitempty"`
+	TrialEndNotNil bool        `json:"trialEndNotNil,omitempty"`
+
+	// "current_period_start" field predicates.
+	CurrentPeriodStart       *time.Time  `json:"currentPeriodStart,omitempty"`
+	CurrentPeriodStartNEQ    *time.Time  `json:"currentPeriodStartNEQ,omitempty"`
+	CurrentPeriodStartIn     []time.Time `json:"currentPeriodStartIn,omitempty"`
+	CurrentPeriodStartNotIn  []time.Time `json:"currentPeriodStartNotIn,omitempty"`
+	CurrentPeriodStartGT     *time.Time  `json:"currentPeriodStartGT,omitempty"`
+	CurrentPeriodStartGTE    *time.Time  `json:"currentPeriodStartGTE,omitempty"`
+	CurrentPeriodStartLT     *time.Time  `json:"currentPeriodStartLT,omitempty"`
+	CurrentPeriodStartLTE    *time.Time  `json:"currentPeriodStartLTE,omitempty"`
+	CurrentPeriodStartIsNil  bool        `json:"currentPeriodStartIsNil,omitempty"`
+	CurrentPeriodStartNotNil bool        `json:"currentPeriodStartNotNil,omitempty"`
+
+	// "current_period_end" field predicates.
+	CurrentPeriodEnd       *time.Time  `json:"currentPeriodEnd,omitempty"`
+	CurrentPeriodEndNEQ    *time.Time  `json:"currentPeriodEndNEQ,omitempty"`
+	CurrentPeriodEndIn     []time.Time `json:"currentPeriodEndIn,omitempty"`
+	CurrentPeriodEndNotIn  []time.Time `json:"currentPeriodEndNotIn,omitempty"`
+	CurrentPeriodEndGT     *time.Time  `json:"currentPeriodEndGT,omitempty"`
+	CurrentPeriodEndGTE    *time.Time  `json:"currentPeriodEndGTE,omitempty"`
+	CurrentPeriodEndLT     *time.Time  `json:"currentPeriodEndLT,omitempty"`
+	CurrentPeriodEndLTE    *time.Time  `json:"currentPeriodEndLTE,omitempty"`
+	CurrentPeriodEndIsNil  bool        `json:"currentPeriodEndIsNil,omitempty"`
+	CurrentPeriodEndNotNil bool        `json:"currentPeriodEndNotNil,omitempty"`
+
+	// "next_billing_at" field predicates.
+	NextBillingAt       *time.Time  `json:"nextBillingAt,omitempty"`
+	NextBillingAtNEQ    *time.Time  `json:"nextBillingAtNEQ,omitempty"`
+	NextBillingAtIn     []time.Time `json:"nextBillingAtIn,omitempty"`
+	NextBillingAtNotIn  []time.Time `json:"nextBillingAtNotIn,omitempty"`
+	NextBillingAtGT     *time.Time  `json:"nextBillingAtGT,omitempty"`
+	NextBillingAtGTE    *time.Time  `json:"nextBillingAtGTE,omitempty"`
+	NextBillingAtLT     *time.Time  `json:"nextBillingAtLT,omitempty"`
+	NextBillingAtLTE    *time.Time  `json:"nextBillingAtLTE,omitempty"`
+	NextBillingAtIsNil  bool        `json:"nextBillingAtIsNil,omitempty"`
+	NextBillingAtNotNil bool        `json:"nextBillingAtNotNil,omitempty"`
+
+	// "cancel_at_period_end" field predicates.
+	CancelAtPeriodEnd    *bool `json:"cancelAtPeriodEnd,omitempty"`
+	CancelAtPeriodEndNEQ *bool `json:"cancelAtPeriodEndNEQ,omitempty"`
+
+	// "cancel_at" field predicates.
+	CancelAt       *time.Time  `json:"cancelAt,omitempty"`
+	CancelAtNEQ    *time.Time  `json:"cancelAtNEQ,omitempty"`
+	CancelAtIn     []time.Time `json:"cancelAtIn,omitempty"`
+	CancelAtNotIn  []time.Time `json:"cancelAtNotIn,omitempty"`
+	CancelAtGT     *time.Time  `json:"cancelAtGT,omitempty"`
+	CancelAtGTE    *time.Time  `json:"cancelAtGTE,omitempty"`
+	CancelAtLT     *time.Time  `json:"cancelAtLT,omitempty"`
+	CancelAtLTE    *time.Time  `json:"cancelAtLTE,omitempty"`
+	CancelAtIsNil  bool        `json:"cancelAtIsNil,omitempty"`
+	CancelAtNotNil bool        `json:"cancelAtNotNil,omitempty"`
+
+	// "cancelled_at" field predicates.
+	CancelledAt       *time.Time  `json:"cancelledAt,omitempty"`
+	CancelledAtNEQ    *time.Time  `json:"cancelledAtNEQ,omitempty"`
+	CancelledAtIn     []time.Time `json:"cancelledAtIn,omitempty"`
+	CancelledAtNotIn  []time.Time `json:"cancelledAtNotIn,omitempty"`
+	CancelledAtGT     *time.Time  `json:"cancelledAtGT,omitempty"`
+	CancelledAtGTE    *time.Time  `json:"cancelledAtGTE,omitempty"`
+	CancelledAtLT     *time.Time  `json:"cancelledAtLT,omitempty"`
+	CancelledAtLTE    *time.Time  `json:"cancelledAtLTE,omitempty"`
+	CancelledAtIsNil  bool        `json:"cancelledAtIsNil,omitempty"`
+	CancelledAtNotNil bool        `json:"cancelledAtNotNil,omitempty"`
+
+	// "cancel_reason_code" field predicates.
+	CancelReasonCode             *string  `json:"cancelReasonCode,omitempty"`
+	CancelReasonCodeNEQ          *string  `json:"cancelReasonCodeNEQ,omitempty"`
+	CancelReasonCodeIn           []string `json:"cancelReasonCodeIn,omitempty"`
+	CancelReasonCodeNotIn        []string `json:"cancelReasonCodeNotIn,omitempty"`
+	CancelReasonCodeGT           *string  `json:"cancelReasonCodeGT,omitempty"`
+	CancelReasonCodeGTE          *string  `json:"cancelReasonCodeGTE,omitempty"`
+	CancelReasonCodeLT           *string  `json:"cancelReasonCodeLT,omitempty"`
+	CancelReasonCodeLTE          *string  `json:"cancelReasonCodeLTE,omitempty"`
+	CancelReasonCodeContains     *string  `json:"cancelReasonCodeContains,omitempty"`
+	CancelReasonCodeHasPrefix    *string  `json:"cancelReasonCodeHasPrefix,omitempty"`
+	CancelReasonCodeHasSuffix    *string  `json:"cancelReasonCodeHasSuffix,omitempty"`
+	CancelReasonCodeIsNil        bool     `json:"cancelReasonCodeIsNil,omitempty"`
+	CancelReasonCodeNotNil       bool     `json:"cancelReasonCodeNotNil,omitempty"`
+	CancelReasonCodeEqualFold    *string  `json:"cancelReasonCodeEqualFold,omitempty"`
+	CancelReasonCodeContainsFold *string  `json:"cancelReasonCodeContainsFold,omitempty"`
+
+	// "pause_at" field predicates.
+	PauseAt       *time.Time  `json:"pauseAt,omitempty"`
+	PauseAtNEQ    *time.Time  `json:"pauseAtNEQ,omitempty"`
+	PauseAtIn     []time.Time `json:"pauseAtIn,omitempty"`
+	PauseAtNotIn  []time.Time `json:"pauseAtNotIn,omitempty"`
+	PauseAtGT     *time.Time  `json:"pauseAtGT,omitempty"`
+	PauseAtGTE    *time.Time  `json:"pauseAtGTE,omitempty"`
+	PauseAtLT     *time.Time  `json:"pauseAtLT,omitempty"`
+	PauseAtLTE    *time.Time  `json:"pauseAtLTE,omitempty"`
+	PauseAtIsNil  bool        `json:"pauseAtIsNil,omitempty"`
+	PauseAtNotNil bool        `json:"pauseAtNotNil,omitempty"`
+
+	// "paused_at" field predicates.
+	PausedAt       *time.Time  `json:"pausedAt,omitempty"`
+	PausedAtNEQ    *time.Time  `json:"pausedAtNEQ,omitempty"`
+	PausedAtIn     []time.Time `json:"pausedAtIn,omitempty"`
+	PausedAtNotIn  []time.Time `json:"pausedAtNotIn,omitempty"`
+	PausedAtGT     *time.Time  `json:"pausedAtGT,omitempty"`
+	PausedAtGTE    *time.Time  `json:"pausedAtGTE,omitempty"`
+	PausedAtLT     *time.Time  `json:"pausedAtLT,omitempty"`
+	PausedAtLTE    *time.Time  `json:"pausedAtLTE,omitempty"`
+	PausedAtIsNil  bool        `json:"pausedAtIsNil,omitempty"`
+	PausedAtNotNil bool        `json:"pausedAtNotNil,omitempty"`
+
+	// "resume_at" field predicates.
+	ResumeAt       *time.Time  `json:"resumeAt,omitempty"`
+	ResumeAtNEQ    *time.Time  `json:"resumeAtNEQ,omitempty"`
+	ResumeAtIn     []time.Time `json:"resumeAtIn,omitempty"`
+	ResumeAtNotIn  []time.Time `json:"resumeAtNotIn,omitempty"`
+	ResumeAtGT     *time.Time  `json:"resumeAtGT,omitempty"`
+	ResumeAtGTE    *time.Time  `json:"resumeAtGTE,omitempty"`
+	ResumeAtLT     *time.Time  `json:"resumeAtLT,omitempty"`
+	ResumeAtLTE    *time.Time  `json:"resumeAtLTE,omitempty"`
+	ResumeAtIsNil  bool        `json:"resumeAtIsNil,omitempty"`
+	ResumeAtNotNil bool        `json:"resumeAtNotNil,omitempty"`
+
+	// "invoices" edge predicates.
+	HasInvoices     *bool                `json:"hasInvoices,omitempty"`
+	HasInvoicesWith []*InvoiceWhereInput `json:"hasInvoicesWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *BillingSubscriptionWhereInput) AddPredicates(predicates ...predicate.BillingSubscription) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the BillingSubscriptionWhereInput filter on the BillingSubscriptionQuery builder.
+func (i *BillingSubscriptionWhereInput) Filter(q *BillingSubscriptionQuery) (*BillingSubscriptionQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyBillingSubscriptionWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyBillingSubscriptionWhereInput is returned in case the BillingSubscriptionWhereInput is empty.
+var ErrEmptyBillingSubscriptionWhereInput = errors.New("ent: empty predicate BillingSubscriptionWhereInput")
+
+// P returns a predicate for filtering billingsubscriptions.
+// An error is returned if the input is empty or invalid.
+func (i *BillingSubscriptionWhereInput) P() (predicate.BillingSubscription, error) {
+	var predicates []predicate.BillingSubscription
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, billingsubscription.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.BillingSubscription, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, billingsubscription.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.BillingSubscription, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, billingsubscription.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, billingsubscription.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, billingsubscription.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, billingsubscription.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, billingsubscription.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, billingsubscription.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, billingsubscription.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, billingsubscription.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, billingsubscription.IDLTE(*i.IDLTE))
+	}
+	if i.IDEqualFold != nil {
+		predicates = append(predicates, billingsubscription.IDEqualFold(*i.IDEqualFold))
+	}
+	if i.IDContainsFold != nil {
+		predicates = append(predicates, billingsubscription.IDContainsFold(*i.IDContainsFold))
+	}
+	if i.MerchantID != nil {
+		predicates = append(predicates, billingsubscription.MerchantIDEQ(*i.MerchantID))
+	}
+	if i.MerchantIDNEQ != nil {
+		predicates = append(predicates, billingsubscription.MerchantIDNEQ(*i.MerchantIDNEQ))
+	}
+	if len(i.MerchantIDIn) > 0 {
+		predicates = append(predicates, billingsubscription.MerchantIDIn(i.MerchantIDIn...))
+	}
+	if len(i.MerchantIDNotIn) > 0 {
+		predicates = append(predicates, billingsubscription.MerchantIDNotIn(i.MerchantIDNotIn...))
+	}
+	if i.MerchantIDGT != nil {
+		predicates = append(predicates, billingsubscription.MerchantIDGT(*i.MerchantIDGT))
+	}
+	if i.MerchantIDGTE != nil {
+		predicates = append(predicates, billingsubscription.MerchantIDGTE(*i.MerchantIDGTE))
+	}
+	if i.MerchantIDLT != nil {
+		predicates = append(predicates, billingsubscription.MerchantIDLT(*i.MerchantIDLT))
+	}
+	if i.MerchantIDLTE != nil {
+		predicates = append(predicates, billingsubscription.MerchantIDLTE(*i.MerchantIDLTE))
+	}
+	if i.MerchantIDContains != nil {
+		predicates = append(predicates, billingsubscription.MerchantIDContains(*i.MerchantIDContains))
+	}
+	if i.MerchantIDHasPrefix != nil {
+		predicates = append(predicates, billingsubscription.MerchantIDHasPrefix(*i.MerchantIDHasPrefix))
+	}
+	if i.MerchantIDHasSuffix != nil {
+		predicates = append(predicates, billingsubscription.MerchantIDHasSuffix(*i.MerchantIDHasSuffix))
+	}
+	if i.MerchantIDEqualFold != nil {
+		predicates = append(predicates, billingsubscription.MerchantIDEqualFold(*i.MerchantIDEqualFold))
+	}
+	if i.MerchantIDContainsFold != nil {
+		predicates = append(predicates, billingsubscription.MerchantIDContainsFold(*i.MerchantIDContainsFold))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, billingsubscription.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, billingsubscription.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, billingsubscription.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, billingsubscription.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, billingsubscription.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, billingsubscription.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, billingsubscription.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, billingsubscription.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.ModifiedAt != nil {
+		predicates = append(predicates, billingsubscription.ModifiedAtEQ(*i.ModifiedAt))
+	}
+	if i.ModifiedAtNEQ != nil {
+		predicates = append(predicates, billingsubscription.ModifiedAtNEQ(*i.ModifiedAtNEQ))
+	}
+	if len(i.ModifiedAtIn) > 0 {
+		predicates = append(predicates, billingsubscription.ModifiedAtIn(i.ModifiedAtIn...))
+	}
+	if len(i.ModifiedAtNotIn) > 0 {
+		predicates = append(predicates, billingsubscription.ModifiedAtNotIn(i.ModifiedAtNotIn...))
+	}
+	if i.ModifiedAtGT != nil {
+		predicates = append(predicates, billingsubscription.ModifiedAtGT(*i.ModifiedAtGT))
+	}
+	if i.ModifiedAtGTE != nil {
+		predicates = append(predicates, billingsubscription.ModifiedAtGTE(*i.ModifiedAtGTE))
+	}
+	if i.ModifiedAtLT != nil {
+		predicates = append(predicates, billingsubscription.ModifiedAtLT(*i.ModifiedAtLT))
+	}
+	if i.ModifiedAtLTE != nil {
+		predicates = append(predicates, billingsubscription.ModifiedAtLTE(*i.ModifiedAtLTE))
+	}
+	if i.ProfileID != nil {
+		predicates = append(predicates, billingsubscription.ProfileIDEQ(*i.ProfileID))
+	}
+	if i.ProfileIDNEQ != nil {
+		predicates = append(predicates, billingsubscription.ProfileIDNEQ(*i.ProfileIDNEQ))
+	}
+	if len(i.ProfileIDIn) > 0 {
+		predicates = append(predicates, billingsubscription.ProfileIDIn(i.ProfileIDIn...))
+	}
+	if len(i.ProfileIDNotIn) > 0 {
+		predicates = append(predicates, billingsubscription.ProfileIDNotIn(i.ProfileIDNotIn...))
+	}
+	if i.ProfileIDGT != nil {
+		predicates = append(predicates, billingsubscription.ProfileIDGT(*i.ProfileIDGT))
+	}
+	if i.ProfileIDGTE != nil {
+		predicates = append(predicates, billingsubscription.ProfileIDGTE(*i.ProfileIDGTE))
+	}
+	if i.ProfileIDLT != nil {
+		predicates = append(predicates, billingsubscription.ProfileIDLT(*i.ProfileIDLT))
+	}
+	if i.ProfileIDLTE != nil {
+		predicates = append(predicates, billingsubscription.ProfileIDLTE(*i.ProfileIDLTE))
+	}
+	if i.ProfileIDContains != nil {
+		predicates = append(predicates, billingsubscription.ProfileIDContains(*i.ProfileIDContains))
+	}
+	if i.ProfileIDHasPrefix != nil {
+		predicates = append(predicates, billingsubscription.ProfileIDHasPrefix(*i.ProfileIDHasPrefix))
+	}
+	if i.ProfileIDHasSuffix != nil {
+		predicates = append(predicates, billingsubscription.ProfileIDHasSuffix(*i.ProfileIDHasSuffix))
+	}
+	if i.ProfileIDEqualFold != nil {
+		predicates = append(predicates, billingsubscription.ProfileIDEqualFold(*i.ProfileIDEqualFold))
+	}
+	if i.ProfileIDContainsFold != nil {
+		predicates = append(predicates, billingsubscription.ProfileIDContainsFold(*i.ProfileIDContainsFold))
+	}
+	if i.CustomerID != nil {
+		predicates = append(predicates, billingsubscription.CustomerIDEQ(*i.CustomerID))
+	}
+	if i.CustomerIDNEQ != nil {
+		predicates = append(predicates, billingsubscription.CustomerIDNEQ(*i.CustomerIDNEQ))
+	}
+	if len(i.CustomerIDIn) > 0 {
+		predicates = append(predicates, billingsubscription.CustomerIDIn(i.CustomerIDIn...))
+	}
+	if len(i.CustomerIDNotIn) > 0 {
+		predicates = append(predicates, billingsubscription.CustomerIDNotIn(i.CustomerIDNotIn...))
+	}
+	if i.CustomerIDGT != nil {
+		predicates = append(predicates, billingsubscription.CustomerIDGT(*i.CustomerIDGT))
+	}
+	if i.CustomerIDGTE != nil {
+		predicates = append(predicates, billingsubscription.CustomerIDGTE(*i.CustomerIDGTE))
+	}
+	if i.CustomerIDLT != nil {
+		predicates = append(predicates, billingsubscription.CustomerIDLT(*i.CustomerIDLT))
+	}
+	if i.CustomerIDLTE != nil {
+		predicates = append(predicates, billingsubscription.CustomerIDLTE(*i.CustomerIDLTE))
+	}
+	if i.CustomerIDContains != nil {
+		predicates = append(predicates, billingsubscription.CustomerIDContains(*i.CustomerIDContains))
+	}
+	if i.CustomerIDHasPrefix != nil {
+		predicates = append(predicates, billingsubscription.CustomerIDHasPrefix(*i.CustomerIDHasPrefix))
+	}
+	if i.CustomerIDHasSuffix != nil {
+		predicates = append(predicates, billingsubscription.CustomerIDHasSuffix(*i.CustomerIDHasSuffix))
+	}
+	if i.CustomerIDEqualFold != nil {
+		predicates = append(predicates, billingsubscription.CustomerIDEqualFold(*i.CustomerIDEqualFold))
+	}
+	if i.CustomerIDContainsFold != nil {
+		predicates = append(predicates, billingsubscription.CustomerIDContainsFold(*i.CustomerIDContainsFold))
+	}
+	if i.MerchantReferenceID != nil {
+		predicates = append(predicates, billingsubscription.MerchantReferenceIDEQ(*i.MerchantReferenceID))
+	}
+	if i.MerchantReferenceIDNEQ != nil {
+		predicates = append(predicates, billingsubscription.MerchantReferenceIDNEQ(*i.MerchantReferenceIDNEQ))
+	}
+	if len(i.MerchantReferenceIDIn) > 0 {
+		predicates = append(predicates, billingsubscription.MerchantReferenceIDIn(i.MerchantReferenceIDIn...))
+	}
+	if len(i.MerchantReferenceIDNotIn) > 0 {
+		predicates = append(predicates, billingsubscription.MerchantReferenceIDNotIn(i.MerchantReferenceIDNotIn...))
+	}
+	if i.MerchantReferenceIDGT != nil {
+		predicates = append(predicates, billingsubscription.MerchantReferenceIDGT(*i.MerchantReferenceIDGT))
+	}
+	if i.MerchantReferenceIDGTE != nil {
+		predicates = append(predicates, billingsubscription.MerchantReferenceIDGTE(*i.MerchantReferenceIDGTE))
+	}
+	if i.MerchantReferenceIDLT != nil {
+		predicates = append(predicates, billingsubscription.MerchantReferenceIDLT(*i.MerchantReferenceIDLT))
+	}
+	if i.MerchantReferenceIDLTE != nil {
+		predicates = append(predicates, billingsubscription.MerchantReferenceIDLTE(*i.MerchantReferenceIDLTE))
+	}
+	if i.MerchantReferenceIDContains != nil {
+		predicates = append(predicates, billingsubscription.MerchantReferenceIDContains(*i.MerchantReferenceIDContains))
+	}
+	if i.MerchantReferenceIDHasPrefix != nil {
+		predicates = append(predicates, billingsubscription.MerchantReferenceIDHasPrefix(*i.MerchantReferenceIDHasPrefix))
+	}
+	if i.MerchantReferenceIDHasSuffix != nil {
+		predicates = append(predicates, billingsubscription.MerchantReferenceIDHasSuffix(*i.MerchantReferenceIDHasSuffix))
+	}
+	if i.MerchantReferenceIDIsNil {
+		predicates = append(predicates, billingsubscription.MerchantReferenceIDIsNil())
+	}
+	if i.MerchantReferenceIDNotNil {
+		predicates = append(predicates, billingsubscription.MerchantReferenceIDNotNil())
+	}
+	if i.MerchantReferenceIDEqualFold != nil {
+		predicates = append(predicates, billingsubscription.MerchantReferenceIDEqualFold(*i.MerchantReferenceIDEqualFold))
+	}
+	if i.MerchantReferenceIDContainsFold != nil {
+		predicates = append(predicates, billingsubscription.MerchantReferenceIDContainsFold(*i.MerchantReferenceIDContainsFold))
+	}
+	if i.Status != nil {
+		predicates = append(predicates, billingsubscription.StatusEQ(*i.Status))
+	}
+	if i.StatusNEQ != nil {
+		predicates = append(predicates, billingsubscription.StatusNEQ(*i.StatusNEQ))
+	}
+	if len(i.StatusIn) > 0 {
+		predicates = append(predicates, billingsubscription.StatusIn(i.StatusIn...))
+	}
+	if len(i.StatusNotIn) > 0 {
+		predicates = append(predicates, billingsubscription.StatusNotIn(i.StatusNotIn...))
+	}
+	if i.PlanID != nil {
+		predicates = append(predicates, billingsubscription.PlanIDEQ(*i.PlanID))
+	}
+	if i.PlanIDNEQ != nil {
+		predicates = append(predicates, billingsubscription.PlanIDNEQ(*i.PlanIDNEQ))
+	}
+	if len(i.PlanIDIn) > 0 {
+		predicates = append(predicates, billingsubscription.PlanIDIn(i.PlanIDIn...))
+	}
+	if len(i.PlanIDNotIn) > 0 {
+		predicates = append(predicates, billingsubscription.PlanIDNotIn(i.PlanIDNotIn...))
+	}
+	if i.PlanIDGT != nil {
+		predicates = append(predicates, billingsubscription.PlanIDGT(*i.PlanIDGT))
+	}
+	if i.PlanIDGTE != nil {
+		predicates = append(predicates, billingsubscription.PlanIDGTE(*i.PlanIDGTE))
+	}
+	if i.PlanIDLT != nil {
+		predicates = append(predicates, billingsubscription.PlanIDLT(*i.PlanIDLT))
+	}
+	if i.PlanIDLTE != nil {
+		predicates = append(predicates, billingsubscription.PlanIDLTE(*i.PlanIDLTE))
+	}
+	if i.PlanIDContains != nil {
+		predicates = append(predicates, billingsubscription.PlanIDContains(*i.PlanIDContains))
+	}
+	if i.PlanIDHasPrefix != nil {
+		predicates = append(predicates, billingsubscription.PlanIDHasPrefix(*i.PlanIDHasPrefix))
+	}
+	if i.PlanIDHasSuffix != nil {
+		predicates = append(predicates, billingsubscription.PlanIDHasSuffix(*i.PlanIDHasSuffix))
+	}
+	if i.PlanIDEqualFold != nil {
+		predicates = append(predicates, billingsubscription.PlanIDEqualFold(*i.PlanIDEqualFold))
+	}
+	if i.PlanIDContainsFold != nil {
+		predicates = append(predicates, billingsubscription.PlanIDContainsFold(*i.PlanIDContainsFold))
+	}
+	if i.ItemPriceID != nil {
+		predicates = append(predicates, billingsubscription.ItemPriceIDEQ(*i.ItemPriceID))
+	}
+	if i.ItemPriceIDNEQ != nil {
+		predicates = append(predicates, billingsubscription.ItemPriceIDNEQ(*i.ItemPriceIDNEQ))
+	}
+	if len(i.ItemPriceIDIn) > 0 {
+		predicates = append(predicates, billingsubscription.ItemPriceIDIn(i.ItemPriceIDIn...))
+	}
+	if len(i.ItemPriceIDNotIn) > 0 {
+		predicates = append(predicates, billingsubscription.ItemPriceIDNotIn(i.ItemPriceIDNotIn...))
+	}
+	if i.ItemPriceIDGT != nil {
+		predicates = append(predicates, billingsubscription.ItemPriceIDGT(*i.ItemPriceIDGT))
+	}
+	if i.ItemPriceIDGTE != nil {
+		predicates = append(predicates, billingsubscription.ItemPriceIDGTE(*i.ItemPriceIDGTE))
+	}
+	if i.ItemPriceIDLT != nil {
+		predicates = append(predicates, billingsubscription.ItemPriceIDLT(*i.ItemPriceIDLT))
+	}
+	if i.ItemPriceIDLTE != nil {
+		predicates = append(predicates, billingsubscription.ItemPriceIDLTE(*i.ItemPriceIDLTE))
+	}
+	if i.ItemPriceIDContains != nil {
+		predicates = append(predicates, billingsubscription.ItemPriceIDContains(*i.ItemPriceIDContains))
+	}
+	if i.ItemPriceIDHasPrefix != nil {
+		predicates = append(predicates, billingsubscription.ItemPriceIDHasPrefix(*i.ItemPriceIDHasPrefix))
+	}
+	if i.ItemPriceIDHasSuffix != nil {
+		predicates = append(predicates, billingsubscription.ItemPriceIDHasSuffix(*i.ItemPriceIDHasSuffix))
+	}
+	if i.ItemPriceIDEqualFold != nil {
+		predicates = append(predicates, billingsubscription.ItemPriceIDEqualFold(*i.ItemPriceIDEqualFold))
+	}
+	if i.ItemPriceIDContainsFold != nil {
+		predicates = append(predicates, billingsubscription.ItemPriceIDContainsFold(*i.ItemPriceIDContainsFold))
+	}
+	if i.CouponCode != nil {
+		predicates = append(predicates, billingsubscription.CouponCodeEQ(*i.CouponCode))
+	}
+	if i.CouponCodeNEQ != nil {
+		predicates = append(predicates, billingsubscription.CouponCodeNEQ(*i.CouponCodeNEQ))
+	}
+	if len(i.CouponCodeIn) > 0 {
+		predicates = append(predicates, billingsubscription.CouponCodeIn(i.CouponCodeIn...))
+	}
+	if len(i.CouponCodeNotIn) > 0 {
+		predicates = append(predicates, billingsubscription.CouponCodeNotIn(i.CouponCodeNotIn...))
+	}
+	if i.CouponCodeGT != nil {
+		predicates = append(predicates, billingsubscription.CouponCodeGT(*i.CouponCodeGT))
+	}
+	if i.CouponCodeGTE != nil {
+		predicates = append(predicates, billingsubscription.CouponCodeGTE(*i.CouponCodeGTE))
+	}
+	if i.CouponCodeLT != nil {
+		predicates = append(predicates, billingsubscription.CouponCodeLT(*i.CouponCodeLT))
+	}
+	if i.CouponCodeLTE != nil {
+		predicates = append(predicates, billingsubscription.CouponCodeLTE(*i.CouponCodeLTE))
+	}
+	if i.CouponCodeContains != nil {
+		predicates = append(predicates, billingsubscription.CouponCodeContains(*i.CouponCodeContains))
+	}
+	if i.CouponCodeHasPrefix != nil {
+		predicates = append(predicates, billingsubscription.CouponCodeHasPrefix(*i.CouponCodeHasPrefix))
+	}
+	if i.CouponCodeHasSuffix != nil {
+		predicates = append(predicates, billingsubscription.CouponCodeHasSuffix(*i.CouponCodeHasSuffix))
+	}
+	if i.CouponCodeIsNil {
+		predicates = append(predicates, billingsubscription.CouponCodeIsNil())
+	}
+	if i.CouponCodeNotNil {
+		predicates = append(predicates, billingsubscription.CouponCodeNotNil())
+	}
+	if i.CouponCodeEqualFold != nil {
+		predicates = append(predicates, billingsubscription.CouponCodeEqualFold(*i.CouponCodeEqualFold))
+	}
+	if i.CouponCodeContainsFold != nil {
+		predicates = append(predicates, billingsubscription.CouponCodeContainsFold(*i.CouponCodeContainsFold))
+	}
+	if i.CouponPeriodsUsed != nil {
+		predicates = append(predicates, billingsubscription.CouponPeriodsUsedEQ(*i.CouponPeriodsUsed))
+	}
+	if i.CouponPeriodsUsedNEQ != nil {
+		predicates = append(predicates, billingsubscription.CouponPeriodsUsedNEQ(*i.CouponPeriodsUsedNEQ))
+	}
+	if len(i.CouponPeriodsUsedIn) > 0 {
+		predicates = append(predicates, billingsubscription.CouponPeriodsUsedIn(i.CouponPeriodsUsedIn...))
+	}
+	if len(i.CouponPeriodsUsedNotIn) > 0 {
+		predicates = append(predicates, billingsubscription.CouponPeriodsUsedNotIn(i.CouponPeriodsUsedNotIn...))
+	}
+	if i.CouponPeriodsUsedGT != nil {
+		predicates = append(predicates, billingsubscription.CouponPeriodsUsedGT(*i.CouponPeriodsUsedGT))
+	}
+	if i.CouponPeriodsUsedGTE != nil {
+		predicates = append(predicates, billingsubscription.CouponPeriodsUsedGTE(*i.CouponPeriodsUsedGTE))
+	}
+	if i.CouponPeriodsUsedLT != nil {
+		predicates = append(predicates, billingsubscription.CouponPeriodsUsedLT(*i.CouponPeriodsUsedLT))
+	}
+	if i.CouponPeriodsUsedLTE != nil {
+		predicates = append(predicates, billingsubscription.CouponPeriodsUsedLTE(*i.CouponPeriodsUsedLTE))
+	}
+	if i.ReturnURL != nil {
+		predicates = append(predicates, billingsubscription.ReturnURLEQ(*i.ReturnURL))
+	}
+	if i.ReturnURLNEQ != nil {
+		predicates = append(predicates, billingsubscription.ReturnURLNEQ(*i.ReturnURLNEQ))
+	}
+	if len(i.ReturnURLIn) > 0 {
+		predicates = append(predicates, billingsubscription.ReturnURLIn(i.ReturnURLIn...))
+	}
+	if len(i.ReturnURLNotIn) > 0 {
+		predicates = append(predicates, billingsubscription.ReturnURLNotIn(i.ReturnURLNotIn...))
+	}
+	if i.ReturnURLGT != nil {
+		predicates = append(predicates, billingsubscription.ReturnURLGT(*i.ReturnURLGT))
+	}
+	if i.ReturnURLGTE != nil {
+		predicates = append(predicates, billingsubscription.ReturnURLGTE(*i.ReturnURLGTE))
+	}
+	if i.ReturnURLLT != nil {
+		predicates = append(predicates, billingsubscription.ReturnURLLT(*i.ReturnURLLT))
+	}
+	if i.ReturnURLLTE != nil {
+		predicates = append(predicates, billingsubscription.ReturnURLLTE(*i.ReturnURLLTE))
+	}
+	if i.ReturnURLContains != nil {
+		predicates = append(predicates, billingsubscription.ReturnURLContains(*i.ReturnURLContains))
+	}
+	if i.ReturnURLHasPrefix != nil {
+		predicates = append(predicates, billingsubscription.ReturnURLHasPrefix(*i.ReturnURLHasPrefix))
+	}
+	if i.ReturnURLHasSuffix != nil {
+		predicates = append(predicates, billingsubscription.ReturnURLHasSuffix(*i.ReturnURLHasSuffix))
+	}
+	if i.ReturnURLIsNil {
+		predicates = append(predicates, billingsubscription.ReturnURLIsNil())
+	}
+	if i.ReturnURLNotNil {
+		predicates = append(predicates, billingsubscription.ReturnURLNotNil())
+	}
+	if i.ReturnURLEqualFold != nil {
+		predicates = append(predicates, billingsubscription.ReturnURLEqualFold(*i.ReturnURLEqualFold))
+	}
+	if i.ReturnURLContainsFold != nil {
+		predicates = append(predicates, billingsubscription.ReturnURLContainsFold(*i.ReturnURLContainsFold))
+	}
+	if i.PaymentMethodID != nil {
+		predicates = append(predicates, billingsubscription.PaymentMethodIDEQ(*i.PaymentMethodID))
+	}
+	if i.PaymentMethodIDNEQ != nil {
+		predicates = append(predicates, billingsubscription.PaymentMethodIDNEQ(*i.PaymentMethodIDNEQ))
+	}
+	if len(i.PaymentMethodIDIn) > 0 {
+		predicates = append(predicates, billingsubscription.PaymentMethodIDIn(i.PaymentMethodIDIn...))
+	}
+	if len(i.PaymentMethodIDNotIn) > 0 {
+		predicates = append(predicates, billingsubscription.PaymentMethodIDNotIn(i.PaymentMethodIDNotIn...))
+	}
+	if i.PaymentMethodIDGT != nil {
+		predicates = append(predicates, billingsubscription.PaymentMethodIDGT(*i.PaymentMethodIDGT))
+	}
+	if i.PaymentMethodIDGTE != nil {
+		predicates = append(predicates, billingsubscription.PaymentMethodIDGTE(*i.PaymentMethodIDGTE))
+	}
+	if i.PaymentMethodIDLT != nil {
+		predicates = append(predicates, billingsubscription.PaymentMethodIDLT(*i.PaymentMethodIDLT))
+	}
+	if i.PaymentMethodIDLTE != nil {
+		predicates = append(predicates, billingsubscription.PaymentMethodIDLTE(*i.PaymentMethodIDLTE))
+	}
+	if i.PaymentMethodIDContains != nil {
+		predicates = append(predicates, billingsubscription.PaymentMethodIDContains(*i.PaymentMethodIDContains))
+	}
+	if i.PaymentMethodIDHasPrefix != nil {
+		predicates = append(predicates, billingsubscription.PaymentMethodIDHasPrefix(*i.PaymentMethodIDHasPrefix))
+	}
+	if i.PaymentMethodIDHasSuffix != nil {
+		predicates = append(predicates, billingsubscription.PaymentMethodIDHasSuffix(*i.PaymentMethodIDHasSuffix))
+	}
+	if i.PaymentMethodIDIsNil {
+		predicates = append(predicates, billingsubscription.PaymentMethodIDIsNil())
+	}
+	if i.PaymentMethodIDNotNil {
+		predicates = append(predicates, billingsubscription.PaymentMethodIDNotNil())
+	}
+	if i.PaymentMethodIDEqualFold != nil {
+		predicates = append(predicates, billingsubscription.PaymentMethodIDEqualFold(*i.PaymentMethodIDEqualFold))
+	}
+	if i.PaymentMethodIDContainsFold != nil {
+		predicates = append(predicates, billingsubscription.PaymentMethodIDContainsFold(*i.PaymentMethodIDContainsFold))
+	}
+	if i.MandateID != nil {
+		predicates = append(predicates, billingsubscription.MandateIDEQ(*i.MandateID))
+	}
+	if i.MandateIDNEQ != nil {
+		predicates = append(predicates, billingsubscription.MandateIDNEQ(*i.MandateIDNEQ))
+	}
+	if len(i.MandateIDIn) > 0 {
+		predicates = append(predicates, billingsubscription.MandateIDIn(i.MandateIDIn...))
+	}
+	if len(i.MandateIDNotIn) > 0 {
+		predicates = append(predicates, billingsubscription.MandateIDNotIn(i.MandateIDNotIn...))
+	}
+	if i.MandateIDGT != nil {
+		predicates = append(predicates, billingsubscription.MandateIDGT(*i.MandateIDGT))
+	}
+	if i.MandateIDGTE != nil {
+		predicates = append(predicates, billingsubscription.MandateIDGTE(*i.MandateIDGTE))
+	}
+	if i.MandateIDLT != nil {
+		predicates = append(predicates, billingsubscription.MandateIDLT(*i.MandateIDLT))
+	}
+	if i.MandateIDLTE != nil {
+		predicates = append(predicates, billingsubscription.MandateIDLTE(*i.MandateIDLTE))
+	}
+	if i.MandateIDContains != nil {
+		predicates = append(predicates, billingsubscription.MandateIDContains(*i.MandateIDContains))
+	}
+	if i.MandateIDHasPrefix != nil {
+		predicates = append(predicates, billingsubscription.MandateIDHasPrefix(*i.MandateIDHasPrefix))
+	}
+	if i.MandateIDHasSuffix != nil {
+		predicates = append(predicates, billingsubscription.MandateIDHasSuffix(*i.MandateIDHasSuffix))
+	}
+	if i.MandateIDIsNil {
+		predicates = append(predicates, billingsubscription.MandateIDIsNil())
+	}
+	if i.MandateIDNotNil {
+		predicates = append(predicates, billingsubscription.MandateIDNotNil())
+	}
+	if i.MandateIDEqualFold != nil {
+		predicates = append(predicates, billingsubscription.MandateIDEqualFold(*i.MandateIDEqualFold))
+	}
+	if i.MandateIDContainsFold != nil {
+		predicates = append(predicates, billingsubscription.MandateIDContainsFold(*i.MandateIDContainsFold))
+	}
+	if i.MerchantConnectorID != nil {
+		predicates = append(predicates, billingsubscription.MerchantConnectorIDEQ(*i.MerchantConnectorID))
+	}
+	if i.MerchantConnectorIDNEQ != nil {
+		predicates = append(predicates, billingsubscription.MerchantConnectorIDNEQ(*i.MerchantConnectorIDNEQ))
+	}
+	if len(i.MerchantConnectorIDIn) > 0 {
+		predicates = append(predicates, billingsubscription.MerchantConnectorIDIn(i.MerchantConnectorIDIn...))
+	}
+	if len(i.MerchantConnectorIDNotIn) > 0 {
+		predicates = append(predicates, billingsubscription.MerchantConnectorIDNotIn(i.MerchantConnectorIDNotIn...))
+	}
+	if i.MerchantConnectorIDGT != nil {
+		predicates = append(predicates, billingsubscription.MerchantConnectorIDGT(*i.MerchantConnectorIDGT))
+	}
+	if i.MerchantConnectorIDGTE != nil {
+		predicates = append(predicates, billingsubscription.MerchantConnectorIDGTE(*i.MerchantConnectorIDGTE))
+	}
+	if i.MerchantConnectorIDLT != nil {
+		predicates = append(predicates, billingsubscription.MerchantConnectorIDLT(*i.MerchantConnectorIDLT))
+	}
+	if i.MerchantConnectorIDLTE != nil {
+		predicates = append(predicates, billingsubscription.MerchantConnectorIDLTE(*i.MerchantConnectorIDLTE))
+	}
+	if i.MerchantConnectorIDContains != nil {
+		predicates = append(predicates, billingsubscription.MerchantConnectorIDContains(*i.MerchantConnectorIDContains))
+	}
+	if i.MerchantConnectorIDHasPrefix != nil {
+		predicates = append(predicates, billingsubscription.MerchantConnectorIDHasPrefix(*i.MerchantConnectorIDHasPrefix))
+	}
+	if i.MerchantConnectorIDHasSuffix != nil {
+		predicates = append(predicates, billingsubscription.MerchantConnectorIDHasSuffix(*i.MerchantConnectorIDHasSuffix))
+	}
+	if i.MerchantConnectorIDIsNil {
+		predicates = append(predicates, billingsubscription.MerchantConnectorIDIsNil())
+	}
+	if i.MerchantConnectorIDNotNil {
+		predicates = append(predicates, billingsubscription.MerchantConnectorIDNotNil())
+	}
+	if i.MerchantConnectorIDEqualFold != nil {
+		predicates = append(predicates, billingsubscription.MerchantConnectorIDEqualFold(*i.MerchantConnectorIDEqualFold))
+	}
+	if i.MerchantConnectorIDContainsFold != nil {
+		predicates = append(predicates, billingsubscription.MerchantConnectorIDContainsFold(*i.MerchantConnectorIDContainsFold))
+	}
+	if i.TestClockID != nil {
+		predicates = append(predicates, billingsubscription.TestClockIDEQ(*i.TestClockID))
+	}
+	if i.TestClockIDNEQ != nil {
+		predicates = append(predicates, billingsubscription.TestClockIDNEQ(*i.TestClockIDNEQ))
+	}
+	if len(i.TestClockIDIn) > 0 {
+		predicates = append(predicates, billingsubscription.TestClockIDIn(i.TestClockIDIn...))
+	}
+	if len(i.TestClockIDNotIn) > 0 {
+		predicates = append(predicates, billingsubscription.TestClockIDNotIn(i.TestClockIDNotIn...))
+	}
+	if i.TestClockIDGT != nil {
+		predicates = append(predicates, billingsubscription.TestClockIDGT(*i.TestClockIDGT))
+	}
+	if i.TestClockIDGTE != nil {
+		predicates = append(predicates, billingsubscription.TestClockIDGTE(*i.TestClockIDGTE))
+	}
+	if i.TestClockIDLT != nil {
+		predicates = append(predicates, billingsubscription.TestClockIDLT(*i.TestClockIDLT))
+	}
+	if i.TestClockIDLTE != nil {
+		predicates = append(predicates, billingsubscription.TestClockIDLTE(*i.TestClockIDLTE))
+	}
+	if i.TestClockIDContains != nil {
+		predicates = append(predicates, billingsubscription.TestClockIDContains(*i.TestClockIDContains))
+	}
+	if i.TestClockIDHasPrefix != nil {
+		predicates = append(predicates, billingsubscription.TestClockIDHasPrefix(*i.TestClockIDHasPrefix))
+	}
+	if i.TestClockIDHasSuffix != nil {
+		predicates = append(predicates, billingsubscription.TestClockIDHasSuffix(*i.TestClockIDHasSuffix))
+	}
+	if i.TestClockIDIsNil {
+		predicates = append(predicates, billingsubscription.TestClockIDIsNil())
+	}
+	if i.TestClockIDNotNil {
+		predicates = append(predicates, billingsubscription.TestClockIDNotNil())
+	}
+	if i.TestClockIDEqualFold != nil {
+		predicates = append(predicates, billingsubscription.TestClockIDEqualFold(*i.TestClockIDEqualFold))
+	}
+	if i.TestClockIDContainsFold != nil {
+		predicates = append(predicates, billingsubscription.TestClockIDContainsFold(*i.TestClockIDContainsFold))
+	}
+	if i.TrialEnd != nil {
+		predicates = append(predicates, billingsubscription.TrialEndEQ(*i.TrialEnd))
+	}
+	if i.TrialEndNEQ != nil {
+		predicates = append(predicates, billingsubscription.TrialEndNEQ(*i.TrialEndNEQ))
+	}
+	if len(i.TrialEndIn) > 0 {
+		predicates = append(predicates, billingsubscription.TrialEndIn(i.TrialEndIn...))
+	}
+	if len(i.TrialEndNotIn) > 0 {
+		predicates = append(predicates, billingsubscription.TrialEndNotIn(i.TrialEndNotIn...))
+	}
+	if i.TrialEndGT != nil {
+		predicates = append(predicates, billingsubscription.TrialEndGT(*i.TrialEndGT))
+	}
+	if i.TrialEndGTE != nil {
+		predicates = append(predicates, billingsubscription.TrialEndGTE(*i.TrialEndGTE))
+	}
+	if i.TrialEndLT != nil {
+		predicates = append(predicates, billingsubscription.TrialEndLT(*i.TrialEndLT))
+	}
+	if i.TrialEndLTE != nil {
+		predicates = append(predicates, billingsubscription.TrialEndLTE(*i.TrialEndLTE))
+	}
+	if i.TrialEndIsNil {
+		predicates = append(predicates, billingsubscription.TrialEndIsNil())
+	}
+	if i.TrialEndNotNil {
+		predicates = append(predicates, billingsubscription.TrialEndNotNil())
+	}
+	if i.CurrentPeriodStart != nil {
+		predicates = append(predicates, billingsubscription.CurrentPeriodStartEQ(*i.CurrentPeriodStart))
+	}
+	if i.CurrentPeriodStartNEQ != nil {
+		predicates = append(predicates, billingsubscription.CurrentPeriodStartNEQ(*i.CurrentPeriodStartNEQ))
+	}
+	if len(i.CurrentPeriodStartIn) > 0 {
+		predicates = append(predicates, billingsubscription.CurrentPeriodStartIn(i.CurrentPeriodStartIn...))
+	}
+	if len(i.CurrentPeriodStartNotIn) > 0 {
+		predicates = append(predicates, billingsubscription.CurrentPeriodStartNotIn(i.CurrentPeriodStartNotIn...))
+	}
+	if i.CurrentPeriodStartGT != nil {
+		predicates = append(predicates, billingsubscription.CurrentPeriodStartGT(*i.CurrentPeriodStartGT))
+	}
+	if i.CurrentPeriodStartGTE != nil {
+		predicates = append(predicates, billingsubscription.CurrentPeriodStartGTE(*i.CurrentPeriodStartGTE))
+	}
+	if i.CurrentPeriodStartLT != nil {
+		predicates = append(predicates, billingsubscription.CurrentPeriodStartLT(*i.CurrentPeriodStartLT))
+	}
+	if i.CurrentPeriodStartLTE != nil {
+		predicates = append(predicates, billingsubscription.CurrentPeriodStartLTE(*i.CurrentPeriodStartLTE))
+	}
+	if i.CurrentPeriodStartIsNil {
+		predicates = append(predicates, billingsubscription.CurrentPeriodStartIsNil())
+	}
+	if i.CurrentPeriodStartNotNil {
+		predicates = append(predicates, billingsubscription.CurrentPeriodStartNotNil())
+	}
+	if i.CurrentPeriodEnd != nil {
+		predicates = append(predicates, billingsubscription.CurrentPeriodEndEQ(*i.CurrentPeriodEnd))
+	}
+	if i.CurrentPeriodEndNEQ != nil {
+		predicates = append(predicates, billingsubscription.CurrentPeriodEndNEQ(*i.CurrentPeriodEndNEQ))
+	}
+	if len(i.CurrentPeriodEndIn) > 0 {
+		predicates = append(predicates, billingsubscription.CurrentPeriodEndIn(i.CurrentPeriodEndIn...))
+	}
+	if len(i.CurrentPeriodEndNotIn) > 0 {
+		predicates = append(predicates, billingsubscription.CurrentPeriodEndNotIn(i.CurrentPeriodEndNotIn...))
+	}
+	if i.CurrentPeriodEndGT != nil {
+		predicates = append(predicates, billingsubscription.CurrentPeriodEndGT(*i.CurrentPeriodEndGT))
+	}
+	if i.CurrentPeriodEndGTE != nil {
+		predicates = append(predicates, billingsubscription.CurrentPeriodEndGTE(*i.CurrentPeriodEndGTE))
+	}
+	if i.CurrentPeriodEndLT != nil {
+		predicates = append(predicates, billingsubscription.CurrentPeriodEndLT(*i.CurrentPeriodEndLT))
+	}
+	if i.CurrentPeriodEndLTE != nil {
+		predicates = append(predicates, billingsubscription.CurrentPeriodEndLTE(*i.CurrentPeriodEndLTE))
+	}
+	if i.CurrentPeriodEndIsNil {
+		predicates = append(predicates, billingsubscription.CurrentPeriodEndIsNil())
+	}
+	if i.CurrentPeriodEndNotNil {
+		predicates = append(predicates, billingsubscription.CurrentPeriodEndNotNil())
+	}
+	if i.NextBillingAt != nil {
+		predicates = append(predicates, billingsubscription.NextBillingAtEQ(*i.NextBillingAt))
+	}
+	if i.NextBillingAtNEQ != nil {
+		predicates = append(predicates, billingsubscription.NextBillingAtNEQ(*i.NextBillingAtNEQ))
+	}
+	if len(i.NextBillingAtIn) > 0 {
+		predicates = append(predicates, billingsubscription.NextBillingAtIn(i.NextBillingAtIn...))
+	}
+	if len(i.NextBillingAtNotIn) > 0 {
+		predicates = append(predicates, billingsubscription.NextBillingAtNotIn(i.NextBillingAtNotIn...))
+	}
+	if i.NextBillingAtGT != nil {
+		predicates = append(predicates, billingsubscription.NextBillingAtGT(*i.NextBillingAtGT))
+	}
+	if i.NextBillingAtGTE != nil {
+		predicates = append(predicates, billingsubscription.NextBillingAtGTE(*i.NextBillingAtGTE))
+	}
+	if i.NextBillingAtLT != nil {
+		predicates = append(predicates, billingsubscription.NextBillingAtLT(*i.NextBillingAtLT))
+	}
+	if i.NextBillingAtLTE != nil {
+		predicates = append(predicates, billingsubscription.NextBillingAtLTE(*i.NextBillingAtLTE))
+	}
+	if i.NextBillingAtIsNil {
+		predicates = append(predicates, billingsubscription.NextBillingAtIsNil())
+	}
+	if i.NextBillingAtNotNil {
+		predicates = append(predicates, billingsubscription.NextBillingAtNotNil())
+	}
+	if i.CancelAtPeriodEnd != nil {
+		predicates = append(predicates, billingsubscription.CancelAtPeriodEndEQ(*i.CancelAtPeriodEnd))
+	}
+	if i.CancelAtPeriodEndNEQ != nil {
+		predicates = append(predicates, billingsubscription.CancelAtPeriodEndNEQ(*i.CancelAtPeriodEndNEQ))
+	}
+	if i.CancelAt != nil {
+		predicates = append(predicates, billingsubscription.CancelAtEQ(*i.CancelAt))
+	}
+	if i.CancelAtNEQ != nil {
+		predicates = append(predicates, billingsubscription.CancelAtNEQ(*i.CancelAtNEQ))
+	}
+	if len(i.CancelAtIn) > 0 {
+		predicates = append(predicates, billingsubscription.CancelAtIn(i.CancelAtIn...))
+	}
+	if len(i.CancelAtNotIn) > 0 {
+		predicates = append(predicates, billingsubscription.CancelAtNotIn(i.CancelAtNotIn...))
+	}
+	if i.CancelAtGT != nil {
+		predicates = append(predicates, billingsubscription.CancelAtGT(*i.CancelAtGT))
+	}
+	if i.CancelAtGTE != nil {
+		predicates = append(predicates, billingsubscription.CancelAtGTE(*i.CancelAtGTE))
+	}
+	if i.CancelAtLT != nil {
+		predicates = append(predicates, billingsubscription.CancelAtLT(*i.CancelAtLT))
+	}
+	if i.CancelAtLTE != nil {
+		predicates = append(predicates, billingsubscription.CancelAtLTE(*i.CancelAtLTE))
+	}
+	if i.CancelAtIsNil {
+		predicates = append(predicates, billingsubscription.CancelAtIsNil())
+	}
+	if i.CancelAtNotNil {
+		predicates = append(predicates, billingsubscription.CancelAtNotNil())
+	}
+	if i.CancelledAt != nil {
+		predicates = append(predicates, billingsubscription.CancelledAtEQ(*i.CancelledAt))
+	}
+	if i.CancelledAtNEQ != nil {
+		predicates = append(predicates, billingsubscription.CancelledAtNEQ(*i.CancelledAtNEQ))
+	}
+	if len(i.CancelledAtIn) > 0 {
+		predicates = append(predicates, billingsubscription.CancelledAtIn(i.CancelledAtIn...))
+	}
+	if len(i.CancelledAtNotIn) > 0 {
+		predicates = append(predicates, billingsubscription.CancelledAtNotIn(i.CancelledAtNotIn...))
+	}
+	if i.CancelledAtGT != nil {
+		predicates = append(predicates, billingsubscription.CancelledAtGT(*i.CancelledAtGT))
+	}
+	if i.CancelledAtGTE != nil {
+		predicates = append(predicates, billingsubscription.CancelledAtGTE(*i.CancelledAtGTE))
+	}
+	if i.CancelledAtLT != nil {
+		predicates = append(predicates, billingsubscription.CancelledAtLT(*i.CancelledAtLT))
+	}
+	if i.CancelledAtLTE != nil {
+		predicates = append(predicates, billingsubscription.CancelledAtLTE(*i.CancelledAtLTE))
+	}
+	if i.CancelledAtIsNil {
+		predicates = append(predicates, billingsubscription.CancelledAtIsNil())
+	}
+	if i.CancelledAtNotNil {
+		predicates = append(predicates, billingsubscription.CancelledAtNotNil())
+	}
+	if i.CancelReasonCode != nil {
+		predicates = append(predicates, billingsubscription.CancelReasonCodeEQ(*i.CancelReasonCode))
+	}
+	if i.CancelReasonCodeNEQ != nil {
+		predicates = append(predicates, billingsubscription.CancelReasonCodeNEQ(*i.CancelReasonCodeNEQ))
+	}
+	if len(i.CancelReasonCodeIn) > 0 {
+		predicates = append(predicates, billingsubscription.CancelReasonCodeIn(i.CancelReasonCodeIn...))
+	}
+	if len(i.CancelReasonCodeNotIn) > 0 {
+		predicates = append(predicates, billingsubscription.CancelReasonCodeNotIn(i.CancelReasonCodeNotIn...))
+	}
+	if i.CancelReasonCodeGT != nil {
+		predicates = append(predicates, billingsubscription.CancelReasonCodeGT(*i.CancelReasonCodeGT))
+	}
+	if i.CancelReasonCodeGTE != nil {
+		predicates = append(predicates, billingsubscription.CancelReasonCodeGTE(*i.CancelReasonCodeGTE))
+	}
+	if i.CancelReasonCodeLT != nil {
+		predicates = append(predicates, billingsubscription.CancelReasonCodeLT(*i.CancelReasonCodeLT))
+	}
+	if i.CancelReasonCodeLTE != nil {
+		predicates = append(predicates, billingsubscription.CancelReasonCodeLTE(*i.CancelReasonCodeLTE))
+	}
+	if i.CancelReasonCodeContains != nil {
+		predicates = append(predicates, billingsubscription.CancelReasonCodeContains(*i.CancelReasonCodeContains))
+	}
+	if i.CancelReasonCodeHasPrefix != nil {
+		predicates = append(predicates, billingsubscription.CancelReasonCodeHasPrefix(*i.CancelReasonCodeHasPrefix))
+	}
+	if i.CancelReasonCodeHasSuffix != nil {
+		predicates = append(predicates, billingsubscription.CancelReasonCodeHasSuffix(*i.CancelReasonCodeHasSuffix))
+	}
+	if i.CancelReasonCodeIsNil {
+		predicates = append(predicates, billingsubscription.CancelReasonCodeIsNil())
+	}
+	if i.CancelReasonCodeNotNil {
+		predicates = append(predicates, billingsubscription.CancelReasonCodeNotNil())
+	}
+	if i.CancelReasonCodeEqualFold != nil {
+		predicates = append(predicates, billingsubscription.CancelReasonCodeEqualFold(*i.CancelReasonCodeEqualFold))
+	}
+	if i.CancelReasonCodeContainsFold != nil {
+		predicates = append(predicates, billingsubscription.CancelReasonCodeContainsFold(*i.CancelReasonCodeContainsFold))
+	}
+	if i.PauseAt != nil {
+		predicates = append(predicates, billingsubscription.PauseAtEQ(*i.PauseAt))
+	}
+	if i.PauseAtNEQ != nil {
+		predicates = append(predicates, billingsubscription.PauseAtNEQ(*i.PauseAtNEQ))
+	}
+	if len(i.PauseAtIn) > 0 {
+		predicates = append(predicates, billingsubscription.PauseAtIn(i.PauseAtIn...))
+	}
+	if len(i.PauseAtNotIn) > 0 {
+		predicates = append(predicates, billingsubscription.PauseAtNotIn(i.PauseAtNotIn...))
+	}
+	if i.PauseAtGT != nil {
+		predicates = append(predicates, billingsubscription.PauseAtGT(*i.PauseAtGT))
+	}
+	if i.PauseAtGTE != nil {
+		predicates = append(predicates, billingsubscription.PauseAtGTE(*i.PauseAtGTE))
+	}
+	if i.PauseAtLT != nil {
+		predicates = append(predicates, billingsubscription.PauseAtLT(*i.PauseAtLT))
+	}
+	if i.PauseAtLTE != nil {
+		predicates = append(predicates, billingsubscription.PauseAtLTE(*i.PauseAtLTE))
+	}
+	if i.PauseAtIsNil {
+		predicates = append(predicates, billingsubscription.PauseAtIsNil())
+	}
+	if i.PauseAtNotNil {
+		predicates = append(predicates, billingsubscription.PauseAtNotNil())
+	}
+	if i.PausedAt != nil {
+		predicates = append(predicates, billingsubscription.PausedAtEQ(*i.PausedAt))
+	}
+	if i.PausedAtNEQ != nil {
+		predicates = append(predicates, billingsubscription.PausedAtNEQ(*i.PausedAtNEQ))
+	}
+	if len(i.PausedAtIn) > 0 {
+		predicates = append(predicates, billingsubscription.PausedAtIn(i.PausedAtIn...))
+	}
+	if len(i.PausedAtNotIn) > 0 {
+		predicates = append(predicates, billingsubscription.PausedAtNotIn(i.PausedAtNotIn...))
+	}
+	if i.PausedAtGT != nil {
+		predicates = append(predicates, billingsubscription.PausedAtGT(*i.PausedAtGT))
+	}
+	if i.PausedAtGTE != nil {
+		predicates = append(predicates, billingsubscription.PausedAtGTE(*i.PausedAtGTE))
+	}
+	if i.PausedAtLT != nil {
+		predicates = append(predicates, billingsubscription.PausedAtLT(*i.PausedAtLT))
+	}
+	if i.PausedAtLTE != nil {
+		predicates = append(predicates, billingsubscription.PausedAtLTE(*i.PausedAtLTE))
+	}
+	if i.PausedAtIsNil {
+		predicates = append(predicates, billingsubscription.PausedAtIsNil())
+	}
+	if i.PausedAtNotNil {
+		predicates = append(predicates, billingsubscription.PausedAtNotNil())
+	}
+	if i.ResumeAt != nil {
+		predicates = append(predicates, billingsubscription.ResumeAtEQ(*i.ResumeAt))
+	}
+	if i.ResumeAtNEQ != nil {
+		predicates = append(predicates, billingsubscription.ResumeAtNEQ(*i.ResumeAtNEQ))
+	}
+	if len(i.ResumeAtIn) > 0 {
+		predicates = append(predicates, billingsubscription.ResumeAtIn(i.ResumeAtIn...))
+	}
+	if len(i.ResumeAtNotIn) > 0 {
+		predicates = append(predicates, billingsubscription.ResumeAtNotIn(i.ResumeAtNotIn...))
+	}
+	if i.ResumeAtGT != nil {
+		predicates = append(predicates, billingsubscription.ResumeAtGT(*i.ResumeAtGT))
+	}
+	if i.ResumeAtGTE != nil {
+		predicates = append(predicates, billingsubscription.ResumeAtGTE(*i.ResumeAtGTE))
+	}
+	if i.ResumeAtLT != nil {
+		predicates = append(predicates, billingsubscription.ResumeAtLT(*i.ResumeAtLT))
+	}
+	if i.ResumeAtLTE != nil {
+		predicates = append(predicates, billingsubscription.ResumeAtLTE(*i.ResumeAtLTE))
+	}
+	if i.ResumeAtIsNil {
+		predicates = append(predicates, billingsubscription.ResumeAtIsNil())
+	}
+	if i.ResumeAtNotNil {
+		predicates = append(predicates, billingsubscription.ResumeAtNotNil())
+	}
+
+	if i.HasInvoices != nil {
+		p := billingsubscription.HasInvoices()
+		if !*i.HasInvoices {
+			p = billingsubscription.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasInvoicesWith) > 0 {
+		with := make([]predicate.Invoice, 0, len(i.HasInvoicesWith))
+		for _, w := range i.HasInvoicesWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasInvoicesWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, billingsubscription.HasInvoicesWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyBillingSubscriptionWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return billingsubscription.And(predicates...), nil
+	}
+}
+
 // CaptureWhereInput represents a where input for filtering Capture queries.
 type CaptureWhereInput struct {
 	Predicates []predicate.Capture  `json:"-"`
@@ -1995,6 +3429,624 @@ func (i *CaptureWhereInput) P() (predicate.Capture, error) {
 		return predicates[0], nil
 	default:
 		return capture.And(predicates...), nil
+	}
+}
+
+// CouponWhereInput represents a where input for filtering Coupon queries.
+type CouponWhereInput struct {
+	Predicates []predicate.Coupon  `json:"-"`
+	Not        *CouponWhereInput   `json:"not,omitempty"`
+	Or         []*CouponWhereInput `json:"or,omitempty"`
+	And        []*CouponWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID             *string  `json:"id,omitempty"`
+	IDNEQ          *string  `json:"idNEQ,omitempty"`
+	IDIn           []string `json:"idIn,omitempty"`
+	IDNotIn        []string `json:"idNotIn,omitempty"`
+	IDGT           *string  `json:"idGT,omitempty"`
+	IDGTE          *string  `json:"idGTE,omitempty"`
+	IDLT           *string  `json:"idLT,omitempty"`
+	IDLTE          *string  `json:"idLTE,omitempty"`
+	IDEqualFold    *string  `json:"idEqualFold,omitempty"`
+	IDContainsFold *string  `json:"idContainsFold,omitempty"`
+
+	// "merchant_id" field predicates.
+	MerchantID             *string  `json:"merchantID,omitempty"`
+	MerchantIDNEQ          *string  `json:"merchantIDNEQ,omitempty"`
+	MerchantIDIn           []string `json:"merchantIDIn,omitempty"`
+	MerchantIDNotIn        []string `json:"merchantIDNotIn,omitempty"`
+	MerchantIDGT           *string  `json:"merchantIDGT,omitempty"`
+	MerchantIDGTE          *string  `json:"merchantIDGTE,omitempty"`
+	MerchantIDLT           *string  `json:"merchantIDLT,omitempty"`
+	MerchantIDLTE          *string  `json:"merchantIDLTE,omitempty"`
+	MerchantIDContains     *string  `json:"merchantIDContains,omitempty"`
+	MerchantIDHasPrefix    *string  `json:"merchantIDHasPrefix,omitempty"`
+	MerchantIDHasSuffix    *string  `json:"merchantIDHasSuffix,omitempty"`
+	MerchantIDEqualFold    *string  `json:"merchantIDEqualFold,omitempty"`
+	MerchantIDContainsFold *string  `json:"merchantIDContainsFold,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "modified_at" field predicates.
+	ModifiedAt      *time.Time  `json:"modifiedAt,omitempty"`
+	ModifiedAtNEQ   *time.Time  `json:"modifiedAtNEQ,omitempty"`
+	ModifiedAtIn    []time.Time `json:"modifiedAtIn,omitempty"`
+	ModifiedAtNotIn []time.Time `json:"modifiedAtNotIn,omitempty"`
+	ModifiedAtGT    *time.Time  `json:"modifiedAtGT,omitempty"`
+	ModifiedAtGTE   *time.Time  `json:"modifiedAtGTE,omitempty"`
+	ModifiedAtLT    *time.Time  `json:"modifiedAtLT,omitempty"`
+	ModifiedAtLTE   *time.Time  `json:"modifiedAtLTE,omitempty"`
+
+	// "code" field predicates.
+	Code             *string  `json:"code,omitempty"`
+	CodeNEQ          *string  `json:"codeNEQ,omitempty"`
+	CodeIn           []string `json:"codeIn,omitempty"`
+	CodeNotIn        []string `json:"codeNotIn,omitempty"`
+	CodeGT           *string  `json:"codeGT,omitempty"`
+	CodeGTE          *string  `json:"codeGTE,omitempty"`
+	CodeLT           *string  `json:"codeLT,omitempty"`
+	CodeLTE          *string  `json:"codeLTE,omitempty"`
+	CodeContains     *string  `json:"codeContains,omitempty"`
+	CodeHasPrefix    *string  `json:"codeHasPrefix,omitempty"`
+	CodeHasSuffix    *string  `json:"codeHasSuffix,omitempty"`
+	CodeEqualFold    *string  `json:"codeEqualFold,omitempty"`
+	CodeContainsFold *string  `json:"codeContainsFold,omitempty"`
+
+	// "name" field predicates.
+	Name             *string  `json:"name,omitempty"`
+	NameNEQ          *string  `json:"nameNEQ,omitempty"`
+	NameIn           []string `json:"nameIn,omitempty"`
+	NameNotIn        []string `json:"nameNotIn,omitempty"`
+	NameGT           *string  `json:"nameGT,omitempty"`
+	NameGTE          *string  `json:"nameGTE,omitempty"`
+	NameLT           *string  `json:"nameLT,omitempty"`
+	NameLTE          *string  `json:"nameLTE,omitempty"`
+	NameContains     *string  `json:"nameContains,omitempty"`
+	NameHasPrefix    *string  `json:"nameHasPrefix,omitempty"`
+	NameHasSuffix    *string  `json:"nameHasSuffix,omitempty"`
+	NameIsNil        bool     `json:"nameIsNil,omitempty"`
+	NameNotNil       bool     `json:"nameNotNil,omitempty"`
+	NameEqualFold    *string  `json:"nameEqualFold,omitempty"`
+	NameContainsFold *string  `json:"nameContainsFold,omitempty"`
+
+	// "discount_type" field predicates.
+	DiscountType      *coupon.DiscountType  `json:"discountType,omitempty"`
+	DiscountTypeNEQ   *coupon.DiscountType  `json:"discountTypeNEQ,omitempty"`
+	DiscountTypeIn    []coupon.DiscountType `json:"discountTypeIn,omitempty"`
+	DiscountTypeNotIn []coupon.DiscountType `json:"discountTypeNotIn,omitempty"`
+
+	// "percent_off_bps" field predicates.
+	PercentOffBps       *int  `json:"percentOffBps,omitempty"`
+	PercentOffBpsNEQ    *int  `json:"percentOffBpsNEQ,omitempty"`
+	PercentOffBpsIn     []int `json:"percentOffBpsIn,omitempty"`
+	PercentOffBpsNotIn  []int `json:"percentOffBpsNotIn,omitempty"`
+	PercentOffBpsGT     *int  `json:"percentOffBpsGT,omitempty"`
+	PercentOffBpsGTE    *int  `json:"percentOffBpsGTE,omitempty"`
+	PercentOffBpsLT     *int  `json:"percentOffBpsLT,omitempty"`
+	PercentOffBpsLTE    *int  `json:"percentOffBpsLTE,omitempty"`
+	PercentOffBpsIsNil  bool  `json:"percentOffBpsIsNil,omitempty"`
+	PercentOffBpsNotNil bool  `json:"percentOffBpsNotNil,omitempty"`
+
+	// "amount_off" field predicates.
+	AmountOff       *int64  `json:"amountOff,omitempty"`
+	AmountOffNEQ    *int64  `json:"amountOffNEQ,omitempty"`
+	AmountOffIn     []int64 `json:"amountOffIn,omitempty"`
+	AmountOffNotIn  []int64 `json:"amountOffNotIn,omitempty"`
+	AmountOffGT     *int64  `json:"amountOffGT,omitempty"`
+	AmountOffGTE    *int64  `json:"amountOffGTE,omitempty"`
+	AmountOffLT     *int64  `json:"amountOffLT,omitempty"`
+	AmountOffLTE    *int64  `json:"amountOffLTE,omitempty"`
+	AmountOffIsNil  bool    `json:"amountOffIsNil,omitempty"`
+	AmountOffNotNil bool    `json:"amountOffNotNil,omitempty"`
+
+	// "currency" field predicates.
+	Currency       *schematype.Currency  `json:"currency,omitempty"`
+	CurrencyNEQ    *schematype.Currency  `json:"currencyNEQ,omitempty"`
+	CurrencyIn     []schematype.Currency `json:"currencyIn,omitempty"`
+	CurrencyNotIn  []schematype.Currency `json:"currencyNotIn,omitempty"`
+	CurrencyIsNil  bool                  `json:"currencyIsNil,omitempty"`
+	CurrencyNotNil bool                  `json:"currencyNotNil,omitempty"`
+
+	// "duration" field predicates.
+	Duration      *coupon.Duration  `json:"duration,omitempty"`
+	DurationNEQ   *coupon.Duration  `json:"durationNEQ,omitempty"`
+	DurationIn    []coupon.Duration `json:"durationIn,omitempty"`
+	DurationNotIn []coupon.Duration `json:"durationNotIn,omitempty"`
+
+	// "duration_periods" field predicates.
+	DurationPeriods       *int  `json:"durationPeriods,omitempty"`
+	DurationPeriodsNEQ    *int  `json:"durationPeriodsNEQ,omitempty"`
+	DurationPeriodsIn     []int `json:"durationPeriodsIn,omitempty"`
+	DurationPeriodsNotIn  []int `json:"durationPeriodsNotIn,omitempty"`
+	DurationPeriodsGT     *int  `json:"durationPeriodsGT,omitempty"`
+	DurationPeriodsGTE    *int  `json:"durationPeriodsGTE,omitempty"`
+	DurationPeriodsLT     *int  `json:"durationPeriodsLT,omitempty"`
+	DurationPeriodsLTE    *int  `json:"durationPeriodsLTE,omitempty"`
+	DurationPeriodsIsNil  bool  `json:"durationPeriodsIsNil,omitempty"`
+	DurationPeriodsNotNil bool  `json:"durationPeriodsNotNil,omitempty"`
+
+	// "valid_till" field predicates.
+	ValidTill       *time.Time  `json:"validTill,omitempty"`
+	ValidTillNEQ    *time.Time  `json:"validTillNEQ,omitempty"`
+	ValidTillIn     []time.Time `json:"validTillIn,omitempty"`
+	ValidTillNotIn  []time.Time `json:"validTillNotIn,omitempty"`
+	ValidTillGT     *time.Time  `json:"validTillGT,omitempty"`
+	ValidTillGTE    *time.Time  `json:"validTillGTE,omitempty"`
+	ValidTillLT     *time.Time  `json:"validTillLT,omitempty"`
+	ValidTillLTE    *time.Time  `json:"validTillLTE,omitempty"`
+	ValidTillIsNil  bool        `json:"validTillIsNil,omitempty"`
+	ValidTillNotNil bool        `json:"validTillNotNil,omitempty"`
+
+	// "status" field predicates.
+	Status      *coupon.Status  `json:"status,omitempty"`
+	StatusNEQ   *coupon.Status  `json:"statusNEQ,omitempty"`
+	StatusIn    []coupon.Status `json:"statusIn,omitempty"`
+	StatusNotIn []coupon.Status `json:"statusNotIn,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *CouponWhereInput) AddPredicates(predicates ...predicate.Coupon) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the CouponWhereInput filter on the CouponQuery builder.
+func (i *CouponWhereInput) Filter(q *CouponQuery) (*CouponQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyCouponWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyCouponWhereInput is returned in case the CouponWhereInput is empty.
+var ErrEmptyCouponWhereInput = errors.New("ent: empty predicate CouponWhereInput")
+
+// P returns a predicate for filtering coupons.
+// An error is returned if the input is empty or invalid.
+func (i *CouponWhereInput) P() (predicate.Coupon, error) {
+	var predicates []predicate.Coupon
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, coupon.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.Coupon, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, coupon.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.Coupon, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, coupon.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, coupon.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, coupon.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, coupon.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, coupon.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, coupon.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, coupon.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, coupon.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, coupon.IDLTE(*i.IDLTE))
+	}
+	if i.IDEqualFold != nil {
+		predicates = append(predicates, coupon.IDEqualFold(*i.IDEqualFold))
+	}
+	if i.IDContainsFold != nil {
+		predicates = append(predicates, coupon.IDContainsFold(*i.IDContainsFold))
+	}
+	if i.MerchantID != nil {
+		predicates = append(predicates, coupon.MerchantIDEQ(*i.MerchantID))
+	}
+	if i.MerchantIDNEQ != nil {
+		predicates = append(predicates, coupon.MerchantIDNEQ(*i.MerchantIDNEQ))
+	}
+	if len(i.MerchantIDIn) > 0 {
+		predicates = append(predicates, coupon.MerchantIDIn(i.MerchantIDIn...))
+	}
+	if len(i.MerchantIDNotIn) > 0 {
+		predicates = append(predicates, coupon.MerchantIDNotIn(i.MerchantIDNotIn...))
+	}
+	if i.MerchantIDGT != nil {
+		predicates = append(predicates, coupon.MerchantIDGT(*i.MerchantIDGT))
+	}
+	if i.MerchantIDGTE != nil {
+		predicates = append(predicates, coupon.MerchantIDGTE(*i.MerchantIDGTE))
+	}
+	if i.MerchantIDLT != nil {
+		predicates = append(predicates, coupon.MerchantIDLT(*i.MerchantIDLT))
+	}
+	if i.MerchantIDLTE != nil {
+		predicates = append(predicates, coupon.MerchantIDLTE(*i.MerchantIDLTE))
+	}
+	if i.MerchantIDContains != nil {
+		predicates = append(predicates, coupon.MerchantIDContains(*i.MerchantIDContains))
+	}
+	if i.MerchantIDHasPrefix != nil {
+		predicates = append(predicates, coupon.MerchantIDHasPrefix(*i.MerchantIDHasPrefix))
+	}
+	if i.MerchantIDHasSuffix != nil {
+		predicates = append(predicates, coupon.MerchantIDHasSuffix(*i.MerchantIDHasSuffix))
+	}
+	if i.MerchantIDEqualFold != nil {
+		predicates = append(predicates, coupon.MerchantIDEqualFold(*i.MerchantIDEqualFold))
+	}
+	if i.MerchantIDContainsFold != nil {
+		predicates = append(predicates, coupon.MerchantIDContainsFold(*i.MerchantIDContainsFold))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, coupon.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, coupon.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, coupon.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, coupon.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, coupon.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, coupon.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, coupon.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, coupon.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.ModifiedAt != nil {
+		predicates = append(predicates, coupon.ModifiedAtEQ(*i.ModifiedAt))
+	}
+	if i.ModifiedAtNEQ != nil {
+		predicates = append(predicates, coupon.ModifiedAtNEQ(*i.ModifiedAtNEQ))
+	}
+	if len(i.ModifiedAtIn) > 0 {
+		predicates = append(predicates, coupon.ModifiedAtIn(i.ModifiedAtIn...))
+	}
+	if len(i.ModifiedAtNotIn) > 0 {
+		predicates = append(predicates, coupon.ModifiedAtNotIn(i.ModifiedAtNotIn...))
+	}
+	if i.ModifiedAtGT != nil {
+		predicates = append(predicates, coupon.ModifiedAtGT(*i.ModifiedAtGT))
+	}
+	if i.ModifiedAtGTE != nil {
+		predicates = append(predicates, coupon.ModifiedAtGTE(*i.ModifiedAtGTE))
+	}
+	if i.ModifiedAtLT != nil {
+		predicates = append(predicates, coupon.ModifiedAtLT(*i.ModifiedAtLT))
+	}
+	if i.ModifiedAtLTE != nil {
+		predicates = append(predicates, coupon.ModifiedAtLTE(*i.ModifiedAtLTE))
+	}
+	if i.Code != nil {
+		predicates = append(predicates, coupon.CodeEQ(*i.Code))
+	}
+	if i.CodeNEQ != nil {
+		predicates = append(predicates, coupon.CodeNEQ(*i.CodeNEQ))
+	}
+	if len(i.CodeIn) > 0 {
+		predicates = append(predicates, coupon.CodeIn(i.CodeIn...))
+	}
+	if len(i.CodeNotIn) > 0 {
+		predicates = append(predicates, coupon.CodeNotIn(i.CodeNotIn...))
+	}
+	if i.CodeGT != nil {
+		predicates = append(predicates, coupon.CodeGT(*i.CodeGT))
+	}
+	if i.CodeGTE != nil {
+		predicates = append(predicates, coupon.CodeGTE(*i.CodeGTE))
+	}
+	if i.CodeLT != nil {
+		predicates = append(predicates, coupon.CodeLT(*i.CodeLT))
+	}
+	if i.CodeLTE != nil {
+		predicates = append(predicates, coupon.CodeLTE(*i.CodeLTE))
+	}
+	if i.CodeContains != nil {
+		predicates = append(predicates, coupon.CodeContains(*i.CodeContains))
+	}
+	if i.CodeHasPrefix != nil {
+		predicates = append(predicates, coupon.CodeHasPrefix(*i.CodeHasPrefix))
+	}
+	if i.CodeHasSuffix != nil {
+		predicates = append(predicates, coupon.CodeHasSuffix(*i.CodeHasSuffix))
+	}
+	if i.CodeEqualFold != nil {
+		predicates = append(predicates, coupon.CodeEqualFold(*i.CodeEqualFold))
+	}
+	if i.CodeContainsFold != nil {
+		predicates = append(predicates, coupon.CodeContainsFold(*i.CodeContainsFold))
+	}
+	if i.Name != nil {
+		predicates = append(predicates, coupon.NameEQ(*i.Name))
+	}
+	if i.NameNEQ != nil {
+		predicates = append(predicates, coupon.NameNEQ(*i.NameNEQ))
+	}
+	if len(i.NameIn) > 0 {
+		predicates = append(predicates, coupon.NameIn(i.NameIn...))
+	}
+	if len(i.NameNotIn) > 0 {
+		predicates = append(predicates, coupon.NameNotIn(i.NameNotIn...))
+	}
+	if i.NameGT != nil {
+		predicates = append(predicates, coupon.NameGT(*i.NameGT))
+	}
+	if i.NameGTE != nil {
+		predicates = append(predicates, coupon.NameGTE(*i.NameGTE))
+	}
+	if i.NameLT != nil {
+		predicates = append(predicates, coupon.NameLT(*i.NameLT))
+	}
+	if i.NameLTE != nil {
+		predicates = append(predicates, coupon.NameLTE(*i.NameLTE))
+	}
+	if i.NameContains != nil {
+		predicates = append(predicates, coupon.NameContains(*i.NameContains))
+	}
+	if i.NameHasPrefix != nil {
+		predicates = append(predicates, coupon.NameHasPrefix(*i.NameHasPrefix))
+	}
+	if i.NameHasSuffix != nil {
+		predicates = append(predicates, coupon.NameHasSuffix(*i.NameHasSuffix))
+	}
+	if i.NameIsNil {
+		predicates = append(predicates, coupon.NameIsNil())
+	}
+	if i.NameNotNil {
+		predicates = append(predicates, coupon.NameNotNil())
+	}
+	if i.NameEqualFold != nil {
+		predicates = append(predicates, coupon.NameEqualFold(*i.NameEqualFold))
+	}
+	if i.NameContainsFold != nil {
+		predicates = append(predicates, coupon.NameContainsFold(*i.NameContainsFold))
+	}
+	if i.DiscountType != nil {
+		predicates = append(predicates, coupon.DiscountTypeEQ(*i.DiscountType))
+	}
+	if i.DiscountTypeNEQ != nil {
+		predicates = append(predicates, coupon.DiscountTypeNEQ(*i.DiscountTypeNEQ))
+	}
+	if len(i.DiscountTypeIn) > 0 {
+		predicates = append(predicates, coupon.DiscountTypeIn(i.DiscountTypeIn...))
+	}
+	if len(i.DiscountTypeNotIn) > 0 {
+		predicates = append(predicates, coupon.DiscountTypeNotIn(i.DiscountTypeNotIn...))
+	}
+	if i.PercentOffBps != nil {
+		predicates = append(predicates, coupon.PercentOffBpsEQ(*i.PercentOffBps))
+	}
+	if i.PercentOffBpsNEQ != nil {
+		predicates = append(predicates, coupon.PercentOffBpsNEQ(*i.PercentOffBpsNEQ))
+	}
+	if len(i.PercentOffBpsIn) > 0 {
+		predicates = append(predicates, coupon.PercentOffBpsIn(i.PercentOffBpsIn...))
+	}
+	if len(i.PercentOffBpsNotIn) > 0 {
+		predicates = append(predicates, coupon.PercentOffBpsNotIn(i.PercentOffBpsNotIn...))
+	}
+	if i.PercentOffBpsGT != nil {
+		predicates = append(predicates, coupon.PercentOffBpsGT(*i.PercentOffBpsGT))
+	}
+	if i.PercentOffBpsGTE != nil {
+		predicates = append(predicates, coupon.PercentOffBpsGTE(*i.PercentOffBpsGTE))
+	}
+	if i.PercentOffBpsLT != nil {
+		predicates = append(predicates, coupon.PercentOffBpsLT(*i.PercentOffBpsLT))
+	}
+	if i.PercentOffBpsLTE != nil {
+		predicates = append(predicates, coupon.PercentOffBpsLTE(*i.PercentOffBpsLTE))
+	}
+	if i.PercentOffBpsIsNil {
+		predicates = append(predicates, coupon.PercentOffBpsIsNil())
+	}
+	if i.PercentOffBpsNotNil {
+		predicates = append(predicates, coupon.PercentOffBpsNotNil())
+	}
+	if i.AmountOff != nil {
+		predicates = append(predicates, coupon.AmountOffEQ(*i.AmountOff))
+	}
+	if i.AmountOffNEQ != nil {
+		predicates = append(predicates, coupon.AmountOffNEQ(*i.AmountOffNEQ))
+	}
+	if len(i.AmountOffIn) > 0 {
+		predicates = append(predicates, coupon.AmountOffIn(i.AmountOffIn...))
+	}
+	if len(i.AmountOffNotIn) > 0 {
+		predicates = append(predicates, coupon.AmountOffNotIn(i.AmountOffNotIn...))
+	}
+	if i.AmountOffGT != nil {
+		predicates = append(predicates, coupon.AmountOffGT(*i.AmountOffGT))
+	}
+	if i.AmountOffGTE != nil {
+		predicates = append(predicates, coupon.AmountOffGTE(*i.AmountOffGTE))
+	}
+	if i.AmountOffLT != nil {
+		predicates = append(predicates, coupon.AmountOffLT(*i.AmountOffLT))
+	}
+	if i.AmountOffLTE != nil {
+		predicates = append(predicates, coupon.AmountOffLTE(*i.AmountOffLTE))
+	}
+	if i.AmountOffIsNil {
+		predicates = append(predicates, coupon.AmountOffIsNil())
+	}
+	if i.AmountOffNotNil {
+		predicates = append(predicates, coupon.AmountOffNotNil())
+	}
+	if i.Currency != nil {
+		predicates = append(predicates, coupon.CurrencyEQ(*i.Currency))
+	}
+	if i.CurrencyNEQ != nil {
+		predicates = append(predicates, coupon.CurrencyNEQ(*i.CurrencyNEQ))
+	}
+	if len(i.CurrencyIn) > 0 {
+		predicates = append(predicates, coupon.CurrencyIn(i.CurrencyIn...))
+	}
+	if len(i.CurrencyNotIn) > 0 {
+		predicates = append(predicates, coupon.CurrencyNotIn(i.CurrencyNotIn...))
+	}
+	if i.CurrencyIsNil {
+		predicates = append(predicates, coupon.CurrencyIsNil())
+	}
+	if i.CurrencyNotNil {
+		predicates = append(predicates, coupon.CurrencyNotNil())
+	}
+	if i.Duration != nil {
+		predicates = append(predicates, coupon.DurationEQ(*i.Duration))
+	}
+	if i.DurationNEQ != nil {
+		predicates = append(predicates, coupon.DurationNEQ(*i.DurationNEQ))
+	}
+	if len(i.DurationIn) > 0 {
+		predicates = append(predicates, coupon.DurationIn(i.DurationIn...))
+	}
+	if len(i.DurationNotIn) > 0 {
+		predicates = append(predicates, coupon.DurationNotIn(i.DurationNotIn...))
+	}
+	if i.DurationPeriods != nil {
+		predicates = append(predicates, coupon.DurationPeriodsEQ(*i.DurationPeriods))
+	}
+	if i.DurationPeriodsNEQ != nil {
+		predicates = append(predicates, coupon.DurationPeriodsNEQ(*i.DurationPeriodsNEQ))
+	}
+	if len(i.DurationPeriodsIn) > 0 {
+		predicates = append(predicates, coupon.DurationPeriodsIn(i.DurationPeriodsIn...))
+	}
+	if len(i.DurationPeriodsNotIn) > 0 {
+		predicates = append(predicates, coupon.DurationPeriodsNotIn(i.DurationPeriodsNotIn...))
+	}
+	if i.DurationPeriodsGT != nil {
+		predicates = append(predicates, coupon.DurationPeriodsGT(*i.DurationPeriodsGT))
+	}
+	if i.DurationPeriodsGTE != nil {
+		predicates = append(predicates, coupon.DurationPeriodsGTE(*i.DurationPeriodsGTE))
+	}
+	if i.DurationPeriodsLT != nil {
+		predicates = append(predicates, coupon.DurationPeriodsLT(*i.DurationPeriodsLT))
+	}
+	if i.DurationPeriodsLTE != nil {
+		predicates = append(predicates, coupon.DurationPeriodsLTE(*i.DurationPeriodsLTE))
+	}
+	if i.DurationPeriodsIsNil {
+		predicates = append(predicates, coupon.DurationPeriodsIsNil())
+	}
+	if i.DurationPeriodsNotNil {
+		predicates = append(predicates, coupon.DurationPeriodsNotNil())
+	}
+	if i.ValidTill != nil {
+		predicates = append(predicates, coupon.ValidTillEQ(*i.ValidTill))
+	}
+	if i.ValidTillNEQ != nil {
+		predicates = append(predicates, coupon.ValidTillNEQ(*i.ValidTillNEQ))
+	}
+	if len(i.ValidTillIn) > 0 {
+		predicates = append(predicates, coupon.ValidTillIn(i.ValidTillIn...))
+	}
+	if len(i.ValidTillNotIn) > 0 {
+		predicates = append(predicates, coupon.ValidTillNotIn(i.ValidTillNotIn...))
+	}
+	if i.ValidTillGT != nil {
+		predicates = append(predicates, coupon.ValidTillGT(*i.ValidTillGT))
+	}
+	if i.ValidTillGTE != nil {
+		predicates = append(predicates, coupon.ValidTillGTE(*i.ValidTillGTE))
+	}
+	if i.ValidTillLT != nil {
+		predicates = append(predicates, coupon.ValidTillLT(*i.ValidTillLT))
+	}
+	if i.ValidTillLTE != nil {
+		predicates = append(predicates, coupon.ValidTillLTE(*i.ValidTillLTE))
+	}
+	if i.ValidTillIsNil {
+		predicates = append(predicates, coupon.ValidTillIsNil())
+	}
+	if i.ValidTillNotNil {
+		predicates = append(predicates, coupon.ValidTillNotNil())
+	}
+	if i.Status != nil {
+		predicates = append(predicates, coupon.StatusEQ(*i.Status))
+	}
+	if i.StatusNEQ != nil {
+		predicates = append(predicates, coupon.StatusNEQ(*i.StatusNEQ))
+	}
+	if len(i.StatusIn) > 0 {
+		predicates = append(predicates, coupon.StatusIn(i.StatusIn...))
+	}
+	if len(i.StatusNotIn) > 0 {
+		predicates = append(predicates, coupon.StatusNotIn(i.StatusNotIn...))
+	}
+
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyCouponWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return coupon.And(predicates...), nil
 	}
 }
 
@@ -6557,6 +8609,1688 @@ func (i *IncrementalAuthorizationWhereInput) P() (predicate.IncrementalAuthoriza
 		return predicates[0], nil
 	default:
 		return incrementalauthorization.And(predicates...), nil
+	}
+}
+
+// InvoiceWhereInput represents a where input for filtering Invoice queries.
+type InvoiceWhereInput struct {
+	Predicates []predicate.Invoice  `json:"-"`
+	Not        *InvoiceWhereInput   `json:"not,omitempty"`
+	Or         []*InvoiceWhereInput `json:"or,omitempty"`
+	And        []*InvoiceWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID             *string  `json:"id,omitempty"`
+	IDNEQ          *string  `json:"idNEQ,omitempty"`
+	IDIn           []string `json:"idIn,omitempty"`
+	IDNotIn        []string `json:"idNotIn,omitempty"`
+	IDGT           *string  `json:"idGT,omitempty"`
+	IDGTE          *string  `json:"idGTE,omitempty"`
+	IDLT           *string  `json:"idLT,omitempty"`
+	IDLTE          *string  `json:"idLTE,omitempty"`
+	IDEqualFold    *string  `json:"idEqualFold,omitempty"`
+	IDContainsFold *string  `json:"idContainsFold,omitempty"`
+
+	// "merchant_id" field predicates.
+	MerchantID             *string  `json:"merchantID,omitempty"`
+	MerchantIDNEQ          *string  `json:"merchantIDNEQ,omitempty"`
+	MerchantIDIn           []string `json:"merchantIDIn,omitempty"`
+	MerchantIDNotIn        []string `json:"merchantIDNotIn,omitempty"`
+	MerchantIDGT           *string  `json:"merchantIDGT,omitempty"`
+	MerchantIDGTE          *string  `json:"merchantIDGTE,omitempty"`
+	MerchantIDLT           *string  `json:"merchantIDLT,omitempty"`
+	MerchantIDLTE          *string  `json:"merchantIDLTE,omitempty"`
+	MerchantIDContains     *string  `json:"merchantIDContains,omitempty"`
+	MerchantIDHasPrefix    *string  `json:"merchantIDHasPrefix,omitempty"`
+	MerchantIDHasSuffix    *string  `json:"merchantIDHasSuffix,omitempty"`
+	MerchantIDEqualFold    *string  `json:"merchantIDEqualFold,omitempty"`
+	MerchantIDContainsFold *string  `json:"merchantIDContainsFold,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "modified_at" field predicates.
+	ModifiedAt      *time.Time  `json:"modifiedAt,omitempty"`
+	ModifiedAtNEQ   *time.Time  `json:"modifiedAtNEQ,omitempty"`
+	ModifiedAtIn    []time.Time `json:"modifiedAtIn,omitempty"`
+	ModifiedAtNotIn []time.Time `json:"modifiedAtNotIn,omitempty"`
+	ModifiedAtGT    *time.Time  `json:"modifiedAtGT,omitempty"`
+	ModifiedAtGTE   *time.Time  `json:"modifiedAtGTE,omitempty"`
+	ModifiedAtLT    *time.Time  `json:"modifiedAtLT,omitempty"`
+	ModifiedAtLTE   *time.Time  `json:"modifiedAtLTE,omitempty"`
+
+	// "error_code" field predicates.
+	ErrorCode             *string  `json:"errorCode,omitempty"`
+	ErrorCodeNEQ          *string  `json:"errorCodeNEQ,omitempty"`
+	ErrorCodeIn           []string `json:"errorCodeIn,omitempty"`
+	ErrorCodeNotIn        []string `json:"errorCodeNotIn,omitempty"`
+	ErrorCodeGT           *string  `json:"errorCodeGT,omitempty"`
+	ErrorCodeGTE          *string  `json:"errorCodeGTE,omitempty"`
+	ErrorCodeLT           *string  `json:"errorCodeLT,omitempty"`
+	ErrorCodeLTE          *string  `json:"errorCodeLTE,omitempty"`
+	ErrorCodeContains     *string  `json:"errorCodeContains,omitempty"`
+	ErrorCodeHasPrefix    *string  `json:"errorCodeHasPrefix,omitempty"`
+	ErrorCodeHasSuffix    *string  `json:"errorCodeHasSuffix,omitempty"`
+	ErrorCodeIsNil        bool     `json:"errorCodeIsNil,omitempty"`
+	ErrorCodeNotNil       bool     `json:"errorCodeNotNil,omitempty"`
+	ErrorCodeEqualFold    *string  `json:"errorCodeEqualFold,omitempty"`
+	ErrorCodeContainsFold *string  `json:"errorCodeContainsFold,omitempty"`
+
+	// "error_message" field predicates.
+	ErrorMessage             *string  `json:"errorMessage,omitempty"`
+	ErrorMessageNEQ          *string  `json:"errorMessageNEQ,omitempty"`
+	ErrorMessageIn           []string `json:"errorMessageIn,omitempty"`
+	ErrorMessageNotIn        []string `json:"errorMessageNotIn,omitempty"`
+	ErrorMessageGT           *string  `json:"errorMessageGT,omitempty"`
+	ErrorMessageGTE          *string  `json:"errorMessageGTE,omitempty"`
+	ErrorMessageLT           *string  `json:"errorMessageLT,omitempty"`
+	ErrorMessageLTE          *string  `json:"errorMessageLTE,omitempty"`
+	ErrorMessageContains     *string  `json:"errorMessageContains,omitempty"`
+	ErrorMessageHasPrefix    *string  `json:"errorMessageHasPrefix,omitempty"`
+	ErrorMessageHasSuffix    *string  `json:"errorMessageHasSuffix,omitempty"`
+	ErrorMessageIsNil        bool     `json:"errorMessageIsNil,omitempty"`
+	ErrorMessageNotNil       bool     `json:"errorMessageNotNil,omitempty"`
+	ErrorMessageEqualFold    *string  `json:"errorMessageEqualFold,omitempty"`
+	ErrorMessageContainsFold *string  `json:"errorMessageContainsFold,omitempty"`
+
+	// "subscription_id" field predicates.
+	SubscriptionID             *string  `json:"subscriptionID,omitempty"`
+	SubscriptionIDNEQ          *string  `json:"subscriptionIDNEQ,omitempty"`
+	SubscriptionIDIn           []string `json:"subscriptionIDIn,omitempty"`
+	SubscriptionIDNotIn        []string `json:"subscriptionIDNotIn,omitempty"`
+	SubscriptionIDGT           *string  `json:"subscriptionIDGT,omitempty"`
+	SubscriptionIDGTE          *string  `json:"subscriptionIDGTE,omitempty"`
+	SubscriptionIDLT           *string  `json:"subscriptionIDLT,omitempty"`
+	SubscriptionIDLTE          *string  `json:"subscriptionIDLTE,omitempty"`
+	SubscriptionIDContains     *string  `json:"subscriptionIDContains,omitempty"`
+	SubscriptionIDHasPrefix    *string  `json:"subscriptionIDHasPrefix,omitempty"`
+	SubscriptionIDHasSuffix    *string  `json:"subscriptionIDHasSuffix,omitempty"`
+	SubscriptionIDEqualFold    *string  `json:"subscriptionIDEqualFold,omitempty"`
+	SubscriptionIDContainsFold *string  `json:"subscriptionIDContainsFold,omitempty"`
+
+	// "profile_id" field predicates.
+	ProfileID             *string  `json:"profileID,omitempty"`
+	ProfileIDNEQ          *string  `json:"profileIDNEQ,omitempty"`
+	ProfileIDIn           []string `json:"profileIDIn,omitempty"`
+	ProfileIDNotIn        []string `json:"profileIDNotIn,omitempty"`
+	ProfileIDGT           *string  `json:"profileIDGT,omitempty"`
+	ProfileIDGTE          *string  `json:"profileIDGTE,omitempty"`
+	ProfileIDLT           *string  `json:"profileIDLT,omitempty"`
+	ProfileIDLTE          *string  `json:"profileIDLTE,omitempty"`
+	ProfileIDContains     *string  `json:"profileIDContains,omitempty"`
+	ProfileIDHasPrefix    *string  `json:"profileIDHasPrefix,omitempty"`
+	ProfileIDHasSuffix    *string  `json:"profileIDHasSuffix,omitempty"`
+	ProfileIDEqualFold    *string  `json:"profileIDEqualFold,omitempty"`
+	ProfileIDContainsFold *string  `json:"profileIDContainsFold,omitempty"`
+
+	// "customer_id" field predicates.
+	CustomerID             *string  `json:"customerID,omitempty"`
+	CustomerIDNEQ          *string  `json:"customerIDNEQ,omitempty"`
+	CustomerIDIn           []string `json:"customerIDIn,omitempty"`
+	CustomerIDNotIn        []string `json:"customerIDNotIn,omitempty"`
+	CustomerIDGT           *string  `json:"customerIDGT,omitempty"`
+	CustomerIDGTE          *string  `json:"customerIDGTE,omitempty"`
+	CustomerIDLT           *string  `json:"customerIDLT,omitempty"`
+	CustomerIDLTE          *string  `json:"customerIDLTE,omitempty"`
+	CustomerIDContains     *string  `json:"customerIDContains,omitempty"`
+	CustomerIDHasPrefix    *string  `json:"customerIDHasPrefix,omitempty"`
+	CustomerIDHasSuffix    *string  `json:"customerIDHasSuffix,omitempty"`
+	CustomerIDEqualFold    *string  `json:"customerIDEqualFold,omitempty"`
+	CustomerIDContainsFold *string  `json:"customerIDContainsFold,omitempty"`
+
+	// "amount" field predicates.
+	Amount      *int64  `json:"amount,omitempty"`
+	AmountNEQ   *int64  `json:"amountNEQ,omitempty"`
+	AmountIn    []int64 `json:"amountIn,omitempty"`
+	AmountNotIn []int64 `json:"amountNotIn,omitempty"`
+	AmountGT    *int64  `json:"amountGT,omitempty"`
+	AmountGTE   *int64  `json:"amountGTE,omitempty"`
+	AmountLT    *int64  `json:"amountLT,omitempty"`
+	AmountLTE   *int64  `json:"amountLTE,omitempty"`
+
+	// "currency" field predicates.
+	Currency      *schematype.Currency  `json:"currency,omitempty"`
+	CurrencyNEQ   *schematype.Currency  `json:"currencyNEQ,omitempty"`
+	CurrencyIn    []schematype.Currency `json:"currencyIn,omitempty"`
+	CurrencyNotIn []schematype.Currency `json:"currencyNotIn,omitempty"`
+
+	// "status" field predicates.
+	Status      *invoice.Status  `json:"status,omitempty"`
+	StatusNEQ   *invoice.Status  `json:"statusNEQ,omitempty"`
+	StatusIn    []invoice.Status `json:"statusIn,omitempty"`
+	StatusNotIn []invoice.Status `json:"statusNotIn,omitempty"`
+
+	// "period_start" field predicates.
+	PeriodStart      *time.Time  `json:"periodStart,omitempty"`
+	PeriodStartNEQ   *time.Time  `json:"periodStartNEQ,omitempty"`
+	PeriodStartIn    []time.Time `json:"periodStartIn,omitempty"`
+	PeriodStartNotIn []time.Time `json:"periodStartNotIn,omitempty"`
+	PeriodStartGT    *time.Time  `json:"periodStartGT,omitempty"`
+	PeriodStartGTE   *time.Time  `json:"periodStartGTE,omitempty"`
+	PeriodStartLT    *time.Time  `json:"periodStartLT,omitempty"`
+	PeriodStartLTE   *time.Time  `json:"periodStartLTE,omitempty"`
+
+	// "period_end" field predicates.
+	PeriodEnd      *time.Time  `json:"periodEnd,omitempty"`
+	PeriodEndNEQ   *time.Time  `json:"periodEndNEQ,omitempty"`
+	PeriodEndIn    []time.Time `json:"periodEndIn,omitempty"`
+	PeriodEndNotIn []time.Time `json:"periodEndNotIn,omitempty"`
+	PeriodEndGT    *time.Time  `json:"periodEndGT,omitempty"`
+	PeriodEndGTE   *time.Time  `json:"periodEndGTE,omitempty"`
+	PeriodEndLT    *time.Time  `json:"periodEndLT,omitempty"`
+	PeriodEndLTE   *time.Time  `json:"periodEndLTE,omitempty"`
+
+	// "due_at" field predicates.
+	DueAt      *time.Time  `json:"dueAt,omitempty"`
+	DueAtNEQ   *time.Time  `json:"dueAtNEQ,omitempty"`
+	DueAtIn    []time.Time `json:"dueAtIn,omitempty"`
+	DueAtNotIn []time.Time `json:"dueAtNotIn,omitempty"`
+	DueAtGT    *time.Time  `json:"dueAtGT,omitempty"`
+	DueAtGTE   *time.Time  `json:"dueAtGTE,omitempty"`
+	DueAtLT    *time.Time  `json:"dueAtLT,omitempty"`
+	DueAtLTE   *time.Time  `json:"dueAtLTE,omitempty"`
+
+	// "test_clock_id" field predicates.
+	TestClockID             *string  `json:"testClockID,omitempty"`
+	TestClockIDNEQ          *string  `json:"testClockIDNEQ,omitempty"`
+	TestClockIDIn           []string `json:"testClockIDIn,omitempty"`
+	TestClockIDNotIn        []string `json:"testClockIDNotIn,omitempty"`
+	TestClockIDGT           *string  `json:"testClockIDGT,omitempty"`
+	TestClockIDGTE          *string  `json:"testClockIDGTE,omitempty"`
+	TestClockIDLT           *string  `json:"testClockIDLT,omitempty"`
+	TestClockIDLTE          *string  `json:"testClockIDLTE,omitempty"`
+	TestClockIDContains     *string  `json:"testClockIDContains,omitempty"`
+	TestClockIDHasPrefix    *string  `json:"testClockIDHasPrefix,omitempty"`
+	TestClockIDHasSuffix    *string  `json:"testClockIDHasSuffix,omitempty"`
+	TestClockIDIsNil        bool     `json:"testClockIDIsNil,omitempty"`
+	TestClockIDNotNil       bool     `json:"testClockIDNotNil,omitempty"`
+	TestClockIDEqualFold    *string  `json:"testClockIDEqualFold,omitempty"`
+	TestClockIDContainsFold *string  `json:"testClockIDContainsFold,omitempty"`
+
+	// "attempt_count" field predicates.
+	AttemptCount      *int  `json:"attemptCount,omitempty"`
+	AttemptCountNEQ   *int  `json:"attemptCountNEQ,omitempty"`
+	AttemptCountIn    []int `json:"attemptCountIn,omitempty"`
+	AttemptCountNotIn []int `json:"attemptCountNotIn,omitempty"`
+	AttemptCountGT    *int  `json:"attemptCountGT,omitempty"`
+	AttemptCountGTE   *int  `json:"attemptCountGTE,omitempty"`
+	AttemptCountLT    *int  `json:"attemptCountLT,omitempty"`
+	AttemptCountLTE   *int  `json:"attemptCountLTE,omitempty"`
+
+	// "claimed_until" field predicates.
+	ClaimedUntil       *time.Time  `json:"claimedUntil,omitempty"`
+	ClaimedUntilNEQ    *time.Time  `json:"claimedUntilNEQ,omitempty"`
+	ClaimedUntilIn     []time.Time `json:"claimedUntilIn,omitempty"`
+	ClaimedUntilNotIn  []time.Time `json:"claimedUntilNotIn,omitempty"`
+	ClaimedUntilGT     *time.Time  `json:"claimedUntilGT,omitempty"`
+	ClaimedUntilGTE    *time.Time  `json:"claimedUntilGTE,omitempty"`
+	ClaimedUntilLT     *time.Time  `json:"claimedUntilLT,omitempty"`
+	ClaimedUntilLTE    *time.Time  `json:"claimedUntilLTE,omitempty"`
+	ClaimedUntilIsNil  bool        `json:"claimedUntilIsNil,omitempty"`
+	ClaimedUntilNotNil bool        `json:"claimedUntilNotNil,omitempty"`
+
+	// "payment_intent_id" field predicates.
+	PaymentIntentID             *string  `json:"paymentIntentID,omitempty"`
+	PaymentIntentIDNEQ          *string  `json:"paymentIntentIDNEQ,omitempty"`
+	PaymentIntentIDIn           []string `json:"paymentIntentIDIn,omitempty"`
+	PaymentIntentIDNotIn        []string `json:"paymentIntentIDNotIn,omitempty"`
+	PaymentIntentIDGT           *string  `json:"paymentIntentIDGT,omitempty"`
+	PaymentIntentIDGTE          *string  `json:"paymentIntentIDGTE,omitempty"`
+	PaymentIntentIDLT           *string  `json:"paymentIntentIDLT,omitempty"`
+	PaymentIntentIDLTE          *string  `json:"paymentIntentIDLTE,omitempty"`
+	PaymentIntentIDContains     *string  `json:"paymentIntentIDContains,omitempty"`
+	PaymentIntentIDHasPrefix    *string  `json:"paymentIntentIDHasPrefix,omitempty"`
+	PaymentIntentIDHasSuffix    *string  `json:"paymentIntentIDHasSuffix,omitempty"`
+	PaymentIntentIDIsNil        bool     `json:"paymentIntentIDIsNil,omitempty"`
+	PaymentIntentIDNotNil       bool     `json:"paymentIntentIDNotNil,omitempty"`
+	PaymentIntentIDEqualFold    *string  `json:"paymentIntentIDEqualFold,omitempty"`
+	PaymentIntentIDContainsFold *string  `json:"paymentIntentIDContainsFold,omitempty"`
+
+	// "payment_method_id" field predicates.
+	PaymentMethodID             *string  `json:"paymentMethodID,omitempty"`
+	PaymentMethodIDNEQ          *string  `json:"paymentMethodIDNEQ,omitempty"`
+	PaymentMethodIDIn           []string `json:"paymentMethodIDIn,omitempty"`
+	PaymentMethodIDNotIn        []string `json:"paymentMethodIDNotIn,omitempty"`
+	PaymentMethodIDGT           *string  `json:"paymentMethodIDGT,omitempty"`
+	PaymentMethodIDGTE          *string  `json:"paymentMethodIDGTE,omitempty"`
+	PaymentMethodIDLT           *string  `json:"paymentMethodIDLT,omitempty"`
+	PaymentMethodIDLTE          *string  `json:"paymentMethodIDLTE,omitempty"`
+	PaymentMethodIDContains     *string  `json:"paymentMethodIDContains,omitempty"`
+	PaymentMethodIDHasPrefix    *string  `json:"paymentMethodIDHasPrefix,omitempty"`
+	PaymentMethodIDHasSuffix    *string  `json:"paymentMethodIDHasSuffix,omitempty"`
+	PaymentMethodIDIsNil        bool     `json:"paymentMethodIDIsNil,omitempty"`
+	PaymentMethodIDNotNil       bool     `json:"paymentMethodIDNotNil,omitempty"`
+	PaymentMethodIDEqualFold    *string  `json:"paymentMethodIDEqualFold,omitempty"`
+	PaymentMethodIDContainsFold *string  `json:"paymentMethodIDContainsFold,omitempty"`
+
+	// "merchant_connector_id" field predicates.
+	MerchantConnectorID             *string  `json:"merchantConnectorID,omitempty"`
+	MerchantConnectorIDNEQ          *string  `json:"merchantConnectorIDNEQ,omitempty"`
+	MerchantConnectorIDIn           []string `json:"merchantConnectorIDIn,omitempty"`
+	MerchantConnectorIDNotIn        []string `json:"merchantConnectorIDNotIn,omitempty"`
+	MerchantConnectorIDGT           *string  `json:"merchantConnectorIDGT,omitempty"`
+	MerchantConnectorIDGTE          *string  `json:"merchantConnectorIDGTE,omitempty"`
+	MerchantConnectorIDLT           *string  `json:"merchantConnectorIDLT,omitempty"`
+	MerchantConnectorIDLTE          *string  `json:"merchantConnectorIDLTE,omitempty"`
+	MerchantConnectorIDContains     *string  `json:"merchantConnectorIDContains,omitempty"`
+	MerchantConnectorIDHasPrefix    *string  `json:"merchantConnectorIDHasPrefix,omitempty"`
+	MerchantConnectorIDHasSuffix    *string  `json:"merchantConnectorIDHasSuffix,omitempty"`
+	MerchantConnectorIDIsNil        bool     `json:"merchantConnectorIDIsNil,omitempty"`
+	MerchantConnectorIDNotNil       bool     `json:"merchantConnectorIDNotNil,omitempty"`
+	MerchantConnectorIDEqualFold    *string  `json:"merchantConnectorIDEqualFold,omitempty"`
+	MerchantConnectorIDContainsFold *string  `json:"merchantConnectorIDContainsFold,omitempty"`
+
+	// "billing_processor_invoice_id" field predicates.
+	BillingProcessorInvoiceID             *string  `json:"billingProcessorInvoiceID,omitempty"`
+	BillingProcessorInvoiceIDNEQ          *string  `json:"billingProcessorInvoiceIDNEQ,omitempty"`
+	BillingProcessorInvoiceIDIn           []string `json:"billingProcessorInvoiceIDIn,omitempty"`
+	BillingProcessorInvoiceIDNotIn        []string `json:"billingProcessorInvoiceIDNotIn,omitempty"`
+	BillingProcessorInvoiceIDGT           *string  `json:"billingProcessorInvoiceIDGT,omitempty"`
+	BillingProcessorInvoiceIDGTE          *string  `json:"billingProcessorInvoiceIDGTE,omitempty"`
+	BillingProcessorInvoiceIDLT           *string  `json:"billingProcessorInvoiceIDLT,omitempty"`
+	BillingProcessorInvoiceIDLTE          *string  `json:"billingProcessorInvoiceIDLTE,omitempty"`
+	BillingProcessorInvoiceIDContains     *string  `json:"billingProcessorInvoiceIDContains,omitempty"`
+	BillingProcessorInvoiceIDHasPrefix    *string  `json:"billingProcessorInvoiceIDHasPrefix,omitempty"`
+	BillingProcessorInvoiceIDHasSuffix    *string  `json:"billingProcessorInvoiceIDHasSuffix,omitempty"`
+	BillingProcessorInvoiceIDIsNil        bool     `json:"billingProcessorInvoiceIDIsNil,omitempty"`
+	BillingProcessorInvoiceIDNotNil       bool     `json:"billingProcessorInvoiceIDNotNil,omitempty"`
+	BillingProcessorInvoiceIDEqualFold    *string  `json:"billingProcessorInvoiceIDEqualFold,omitempty"`
+	BillingProcessorInvoiceIDContainsFold *string  `json:"billingProcessorInvoiceIDContainsFold,omitempty"`
+
+	// "paid_at" field predicates.
+	PaidAt       *time.Time  `json:"paidAt,omitempty"`
+	PaidAtNEQ    *time.Time  `json:"paidAtNEQ,omitempty"`
+	PaidAtIn     []time.Time `json:"paidAtIn,omitempty"`
+	PaidAtNotIn  []time.Time `json:"paidAtNotIn,omitempty"`
+	PaidAtGT     *time.Time  `json:"paidAtGT,omitempty"`
+	PaidAtGTE    *time.Time  `json:"paidAtGTE,omitempty"`
+	PaidAtLT     *time.Time  `json:"paidAtLT,omitempty"`
+	PaidAtLTE    *time.Time  `json:"paidAtLTE,omitempty"`
+	PaidAtIsNil  bool        `json:"paidAtIsNil,omitempty"`
+	PaidAtNotNil bool        `json:"paidAtNotNil,omitempty"`
+
+	// "subscription" edge predicates.
+	HasSubscription     *bool                            `json:"hasSubscription,omitempty"`
+	HasSubscriptionWith []*BillingSubscriptionWhereInput `json:"hasSubscriptionWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *InvoiceWhereInput) AddPredicates(predicates ...predicate.Invoice) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the InvoiceWhereInput filter on the InvoiceQuery builder.
+func (i *InvoiceWhereInput) Filter(q *InvoiceQuery) (*InvoiceQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyInvoiceWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyInvoiceWhereInput is returned in case the InvoiceWhereInput is empty.
+var ErrEmptyInvoiceWhereInput = errors.New("ent: empty predicate InvoiceWhereInput")
+
+// P returns a predicate for filtering invoices.
+// An error is returned if the input is empty or invalid.
+func (i *InvoiceWhereInput) P() (predicate.Invoice, error) {
+	var predicates []predicate.Invoice
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, invoice.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.Invoice, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, invoice.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.Invoice, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, invoice.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, invoice.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, invoice.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, invoice.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, invoice.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, invoice.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, invoice.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, invoice.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, invoice.IDLTE(*i.IDLTE))
+	}
+	if i.IDEqualFold != nil {
+		predicates = append(predicates, invoice.IDEqualFold(*i.IDEqualFold))
+	}
+	if i.IDContainsFold != nil {
+		predicates = append(predicates, invoice.IDContainsFold(*i.IDContainsFold))
+	}
+	if i.MerchantID != nil {
+		predicates = append(predicates, invoice.MerchantIDEQ(*i.MerchantID))
+	}
+	if i.MerchantIDNEQ != nil {
+		predicates = append(predicates, invoice.MerchantIDNEQ(*i.MerchantIDNEQ))
+	}
+	if len(i.MerchantIDIn) > 0 {
+		predicates = append(predicates, invoice.MerchantIDIn(i.MerchantIDIn...))
+	}
+	if len(i.MerchantIDNotIn) > 0 {
+		predicates = append(predicates, invoice.MerchantIDNotIn(i.MerchantIDNotIn...))
+	}
+	if i.MerchantIDGT != nil {
+		predicates = append(predicates, invoice.MerchantIDGT(*i.MerchantIDGT))
+	}
+	if i.MerchantIDGTE != nil {
+		predicates = append(predicates, invoice.MerchantIDGTE(*i.MerchantIDGTE))
+	}
+	if i.MerchantIDLT != nil {
+		predicates = append(predicates, invoice.MerchantIDLT(*i.MerchantIDLT))
+	}
+	if i.MerchantIDLTE != nil {
+		predicates = append(predicates, invoice.MerchantIDLTE(*i.MerchantIDLTE))
+	}
+	if i.MerchantIDContains != nil {
+		predicates = append(predicates, invoice.MerchantIDContains(*i.MerchantIDContains))
+	}
+	if i.MerchantIDHasPrefix != nil {
+		predicates = append(predicates, invoice.MerchantIDHasPrefix(*i.MerchantIDHasPrefix))
+	}
+	if i.MerchantIDHasSuffix != nil {
+		predicates = append(predicates, invoice.MerchantIDHasSuffix(*i.MerchantIDHasSuffix))
+	}
+	if i.MerchantIDEqualFold != nil {
+		predicates = append(predicates, invoice.MerchantIDEqualFold(*i.MerchantIDEqualFold))
+	}
+	if i.MerchantIDContainsFold != nil {
+		predicates = append(predicates, invoice.MerchantIDContainsFold(*i.MerchantIDContainsFold))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, invoice.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, invoice.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, invoice.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, invoice.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, invoice.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, invoice.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, invoice.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, invoice.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.ModifiedAt != nil {
+		predicates = append(predicates, invoice.ModifiedAtEQ(*i.ModifiedAt))
+	}
+	if i.ModifiedAtNEQ != nil {
+		predicates = append(predicates, invoice.ModifiedAtNEQ(*i.ModifiedAtNEQ))
+	}
+	if len(i.ModifiedAtIn) > 0 {
+		predicates = append(predicates, invoice.ModifiedAtIn(i.ModifiedAtIn...))
+	}
+	if len(i.ModifiedAtNotIn) > 0 {
+		predicates = append(predicates, invoice.ModifiedAtNotIn(i.ModifiedAtNotIn...))
+	}
+	if i.ModifiedAtGT != nil {
+		predicates = append(predicates, invoice.ModifiedAtGT(*i.ModifiedAtGT))
+	}
+	if i.ModifiedAtGTE != nil {
+		predicates = append(predicates, invoice.ModifiedAtGTE(*i.ModifiedAtGTE))
+	}
+	if i.ModifiedAtLT != nil {
+		predicates = append(predicates, invoice.ModifiedAtLT(*i.ModifiedAtLT))
+	}
+	if i.ModifiedAtLTE != nil {
+		predicates = append(predicates, invoice.ModifiedAtLTE(*i.ModifiedAtLTE))
+	}
+	if i.ErrorCode != nil {
+		predicates = append(predicates, invoice.ErrorCodeEQ(*i.ErrorCode))
+	}
+	if i.ErrorCodeNEQ != nil {
+		predicates = append(predicates, invoice.ErrorCodeNEQ(*i.ErrorCodeNEQ))
+	}
+	if len(i.ErrorCodeIn) > 0 {
+		predicates = append(predicates, invoice.ErrorCodeIn(i.ErrorCodeIn...))
+	}
+	if len(i.ErrorCodeNotIn) > 0 {
+		predicates = append(predicates, invoice.ErrorCodeNotIn(i.ErrorCodeNotIn...))
+	}
+	if i.ErrorCodeGT != nil {
+		predicates = append(predicates, invoice.ErrorCodeGT(*i.ErrorCodeGT))
+	}
+	if i.ErrorCodeGTE != nil {
+		predicates = append(predicates, invoice.ErrorCodeGTE(*i.ErrorCodeGTE))
+	}
+	if i.ErrorCodeLT != nil {
+		predicates = append(predicates, invoice.ErrorCodeLT(*i.ErrorCodeLT))
+	}
+	if i.ErrorCodeLTE != nil {
+		predicates = append(predicates, invoice.ErrorCodeLTE(*i.ErrorCodeLTE))
+	}
+	if i.ErrorCodeContains != nil {
+		predicates = append(predicates, invoice.ErrorCodeContains(*i.ErrorCodeContains))
+	}
+	if i.ErrorCodeHasPrefix != nil {
+		predicates = append(predicates, invoice.ErrorCodeHasPrefix(*i.ErrorCodeHasPrefix))
+	}
+	if i.ErrorCodeHasSuffix != nil {
+		predicates = append(predicates, invoice.ErrorCodeHasSuffix(*i.ErrorCodeHasSuffix))
+	}
+	if i.ErrorCodeIsNil {
+		predicates = append(predicates, invoice.ErrorCodeIsNil())
+	}
+	if i.ErrorCodeNotNil {
+		predicates = append(predicates, invoice.ErrorCodeNotNil())
+	}
+	if i.ErrorCodeEqualFold != nil {
+		predicates = append(predicates, invoice.ErrorCodeEqualFold(*i.ErrorCodeEqualFold))
+	}
+	if i.ErrorCodeContainsFold != nil {
+		predicates = append(predicates, invoice.ErrorCodeContainsFold(*i.ErrorCodeContainsFold))
+	}
+	if i.ErrorMessage != nil {
+		predicates = append(predicates, invoice.ErrorMessageEQ(*i.ErrorMessage))
+	}
+	if i.ErrorMessageNEQ != nil {
+		predicates = append(predicates, invoice.ErrorMessageNEQ(*i.ErrorMessageNEQ))
+	}
+	if len(i.ErrorMessageIn) > 0 {
+		predicates = append(predicates, invoice.ErrorMessageIn(i.ErrorMessageIn...))
+	}
+	if len(i.ErrorMessageNotIn) > 0 {
+		predicates = append(predicates, invoice.ErrorMessageNotIn(i.ErrorMessageNotIn...))
+	}
+	if i.ErrorMessageGT != nil {
+		predicates = append(predicates, invoice.ErrorMessageGT(*i.ErrorMessageGT))
+	}
+	if i.ErrorMessageGTE != nil {
+		predicates = append(predicates, invoice.ErrorMessageGTE(*i.ErrorMessageGTE))
+	}
+	if i.ErrorMessageLT != nil {
+		predicates = append(predicates, invoice.ErrorMessageLT(*i.ErrorMessageLT))
+	}
+	if i.ErrorMessageLTE != nil {
+		predicates = append(predicates, invoice.ErrorMessageLTE(*i.ErrorMessageLTE))
+	}
+	if i.ErrorMessageContains != nil {
+		predicates = append(predicates, invoice.ErrorMessageContains(*i.ErrorMessageContains))
+	}
+	if i.ErrorMessageHasPrefix != nil {
+		predicates = append(predicates, invoice.ErrorMessageHasPrefix(*i.ErrorMessageHasPrefix))
+	}
+	if i.ErrorMessageHasSuffix != nil {
+		predicates = append(predicates, invoice.ErrorMessageHasSuffix(*i.ErrorMessageHasSuffix))
+	}
+	if i.ErrorMessageIsNil {
+		predicates = append(predicates, invoice.ErrorMessageIsNil())
+	}
+	if i.ErrorMessageNotNil {
+		predicates = append(predicates, invoice.ErrorMessageNotNil())
+	}
+	if i.ErrorMessageEqualFold != nil {
+		predicates = append(predicates, invoice.ErrorMessageEqualFold(*i.ErrorMessageEqualFold))
+	}
+	if i.ErrorMessageContainsFold != nil {
+		predicates = append(predicates, invoice.ErrorMessageContainsFold(*i.ErrorMessageContainsFold))
+	}
+	if i.SubscriptionID != nil {
+		predicates = append(predicates, invoice.SubscriptionIDEQ(*i.SubscriptionID))
+	}
+	if i.SubscriptionIDNEQ != nil {
+		predicates = append(predicates, invoice.SubscriptionIDNEQ(*i.SubscriptionIDNEQ))
+	}
+	if len(i.SubscriptionIDIn) > 0 {
+		predicates = append(predicates, invoice.SubscriptionIDIn(i.SubscriptionIDIn...))
+	}
+	if len(i.SubscriptionIDNotIn) > 0 {
+		predicates = append(predicates, invoice.SubscriptionIDNotIn(i.SubscriptionIDNotIn...))
+	}
+	if i.SubscriptionIDGT != nil {
+		predicates = append(predicates, invoice.SubscriptionIDGT(*i.SubscriptionIDGT))
+	}
+	if i.SubscriptionIDGTE != nil {
+		predicates = append(predicates, invoice.SubscriptionIDGTE(*i.SubscriptionIDGTE))
+	}
+	if i.SubscriptionIDLT != nil {
+		predicates = append(predicates, invoice.SubscriptionIDLT(*i.SubscriptionIDLT))
+	}
+	if i.SubscriptionIDLTE != nil {
+		predicates = append(predicates, invoice.SubscriptionIDLTE(*i.SubscriptionIDLTE))
+	}
+	if i.SubscriptionIDContains != nil {
+		predicates = append(predicates, invoice.SubscriptionIDContains(*i.SubscriptionIDContains))
+	}
+	if i.SubscriptionIDHasPrefix != nil {
+		predicates = append(predicates, invoice.SubscriptionIDHasPrefix(*i.SubscriptionIDHasPrefix))
+	}
+	if i.SubscriptionIDHasSuffix != nil {
+		predicates = append(predicates, invoice.SubscriptionIDHasSuffix(*i.SubscriptionIDHasSuffix))
+	}
+	if i.SubscriptionIDEqualFold != nil {
+		predicates = append(predicates, invoice.SubscriptionIDEqualFold(*i.SubscriptionIDEqualFold))
+	}
+	if i.SubscriptionIDContainsFold != nil {
+		predicates = append(predicates, invoice.SubscriptionIDContainsFold(*i.SubscriptionIDContainsFold))
+	}
+	if i.ProfileID != nil {
+		predicates = append(predicates, invoice.ProfileIDEQ(*i.ProfileID))
+	}
+	if i.ProfileIDNEQ != nil {
+		predicates = append(predicates, invoice.ProfileIDNEQ(*i.ProfileIDNEQ))
+	}
+	if len(i.ProfileIDIn) > 0 {
+		predicates = append(predicates, invoice.ProfileIDIn(i.ProfileIDIn...))
+	}
+	if len(i.ProfileIDNotIn) > 0 {
+		predicates = append(predicates, invoice.ProfileIDNotIn(i.ProfileIDNotIn...))
+	}
+	if i.ProfileIDGT != nil {
+		predicates = append(predicates, invoice.ProfileIDGT(*i.ProfileIDGT))
+	}
+	if i.ProfileIDGTE != nil {
+		predicates = append(predicates, invoice.ProfileIDGTE(*i.ProfileIDGTE))
+	}
+	if i.ProfileIDLT != nil {
+		predicates = append(predicates, invoice.ProfileIDLT(*i.ProfileIDLT))
+	}
+	if i.ProfileIDLTE != nil {
+		predicates = append(predicates, invoice.ProfileIDLTE(*i.ProfileIDLTE))
+	}
+	if i.ProfileIDContains != nil {
+		predicates = append(predicates, invoice.ProfileIDContains(*i.ProfileIDContains))
+	}
+	if i.ProfileIDHasPrefix != nil {
+		predicates = append(predicates, invoice.ProfileIDHasPrefix(*i.ProfileIDHasPrefix))
+	}
+	if i.ProfileIDHasSuffix != nil {
+		predicates = append(predicates, invoice.ProfileIDHasSuffix(*i.ProfileIDHasSuffix))
+	}
+	if i.ProfileIDEqualFold != nil {
+		predicates = append(predicates, invoice.ProfileIDEqualFold(*i.ProfileIDEqualFold))
+	}
+	if i.ProfileIDContainsFold != nil {
+		predicates = append(predicates, invoice.ProfileIDContainsFold(*i.ProfileIDContainsFold))
+	}
+	if i.CustomerID != nil {
+		predicates = append(predicates, invoice.CustomerIDEQ(*i.CustomerID))
+	}
+	if i.CustomerIDNEQ != nil {
+		predicates = append(predicates, invoice.CustomerIDNEQ(*i.CustomerIDNEQ))
+	}
+	if len(i.CustomerIDIn) > 0 {
+		predicates = append(predicates, invoice.CustomerIDIn(i.CustomerIDIn...))
+	}
+	if len(i.CustomerIDNotIn) > 0 {
+		predicates = append(predicates, invoice.CustomerIDNotIn(i.CustomerIDNotIn...))
+	}
+	if i.CustomerIDGT != nil {
+		predicates = append(predicates, invoice.CustomerIDGT(*i.CustomerIDGT))
+	}
+	if i.CustomerIDGTE != nil {
+		predicates = append(predicates, invoice.CustomerIDGTE(*i.CustomerIDGTE))
+	}
+	if i.CustomerIDLT != nil {
+		predicates = append(predicates, invoice.CustomerIDLT(*i.CustomerIDLT))
+	}
+	if i.CustomerIDLTE != nil {
+		predicates = append(predicates, invoice.CustomerIDLTE(*i.CustomerIDLTE))
+	}
+	if i.CustomerIDContains != nil {
+		predicates = append(predicates, invoice.CustomerIDContains(*i.CustomerIDContains))
+	}
+	if i.CustomerIDHasPrefix != nil {
+		predicates = append(predicates, invoice.CustomerIDHasPrefix(*i.CustomerIDHasPrefix))
+	}
+	if i.CustomerIDHasSuffix != nil {
+		predicates = append(predicates, invoice.CustomerIDHasSuffix(*i.CustomerIDHasSuffix))
+	}
+	if i.CustomerIDEqualFold != nil {
+		predicates = append(predicates, invoice.CustomerIDEqualFold(*i.CustomerIDEqualFold))
+	}
+	if i.CustomerIDContainsFold != nil {
+		predicates = append(predicates, invoice.CustomerIDContainsFold(*i.CustomerIDContainsFold))
+	}
+	if i.Amount != nil {
+		predicates = append(predicates, invoice.AmountEQ(*i.Amount))
+	}
+	if i.AmountNEQ != nil {
+		predicates = append(predicates, invoice.AmountNEQ(*i.AmountNEQ))
+	}
+	if len(i.AmountIn) > 0 {
+		predicates = append(predicates, invoice.AmountIn(i.AmountIn...))
+	}
+	if len(i.AmountNotIn) > 0 {
+		predicates = append(predicates, invoice.AmountNotIn(i.AmountNotIn...))
+	}
+	if i.AmountGT != nil {
+		predicates = append(predicates, invoice.AmountGT(*i.AmountGT))
+	}
+	if i.AmountGTE != nil {
+		predicates = append(predicates, invoice.AmountGTE(*i.AmountGTE))
+	}
+	if i.AmountLT != nil {
+		predicates = append(predicates, invoice.AmountLT(*i.AmountLT))
+	}
+	if i.AmountLTE != nil {
+		predicates = append(predicates, invoice.AmountLTE(*i.AmountLTE))
+	}
+	if i.Currency != nil {
+		predicates = append(predicates, invoice.CurrencyEQ(*i.Currency))
+	}
+	if i.CurrencyNEQ != nil {
+		predicates = append(predicates, invoice.CurrencyNEQ(*i.CurrencyNEQ))
+	}
+	if len(i.CurrencyIn) > 0 {
+		predicates = append(predicates, invoice.CurrencyIn(i.CurrencyIn...))
+	}
+	if len(i.CurrencyNotIn) > 0 {
+		predicates = append(predicates, invoice.CurrencyNotIn(i.CurrencyNotIn...))
+	}
+	if i.Status != nil {
+		predicates = append(predicates, invoice.StatusEQ(*i.Status))
+	}
+	if i.StatusNEQ != nil {
+		predicates = append(predicates, invoice.StatusNEQ(*i.StatusNEQ))
+	}
+	if len(i.StatusIn) > 0 {
+		predicates = append(predicates, invoice.StatusIn(i.StatusIn...))
+	}
+	if len(i.StatusNotIn) > 0 {
+		predicates = append(predicates, invoice.StatusNotIn(i.StatusNotIn...))
+	}
+	if i.PeriodStart != nil {
+		predicates = append(predicates, invoice.PeriodStartEQ(*i.PeriodStart))
+	}
+	if i.PeriodStartNEQ != nil {
+		predicates = append(predicates, invoice.PeriodStartNEQ(*i.PeriodStartNEQ))
+	}
+	if len(i.PeriodStartIn) > 0 {
+		predicates = append(predicates, invoice.PeriodStartIn(i.PeriodStartIn...))
+	}
+	if len(i.PeriodStartNotIn) > 0 {
+		predicates = append(predicates, invoice.PeriodStartNotIn(i.PeriodStartNotIn...))
+	}
+	if i.PeriodStartGT != nil {
+		predicates = append(predicates, invoice.PeriodStartGT(*i.PeriodStartGT))
+	}
+	if i.PeriodStartGTE != nil {
+		predicates = append(predicates, invoice.PeriodStartGTE(*i.PeriodStartGTE))
+	}
+	if i.PeriodStartLT != nil {
+		predicates = append(predicates, invoice.PeriodStartLT(*i.PeriodStartLT))
+	}
+	if i.PeriodStartLTE != nil {
+		predicates = append(predicates, invoice.PeriodStartLTE(*i.PeriodStartLTE))
+	}
+	if i.PeriodEnd != nil {
+		predicates = append(predicates, invoice.PeriodEndEQ(*i.PeriodEnd))
+	}
+	if i.PeriodEndNEQ != nil {
+		predicates = append(predicates, invoice.PeriodEndNEQ(*i.PeriodEndNEQ))
+	}
+	if len(i.PeriodEndIn) > 0 {
+		predicates = append(predicates, invoice.PeriodEndIn(i.PeriodEndIn...))
+	}
+	if len(i.PeriodEndNotIn) > 0 {
+		predicates = append(predicates, invoice.PeriodEndNotIn(i.PeriodEndNotIn...))
+	}
+	if i.PeriodEndGT != nil {
+		predicates = append(predicates, invoice.PeriodEndGT(*i.PeriodEndGT))
+	}
+	if i.PeriodEndGTE != nil {
+		predicates = append(predicates, invoice.PeriodEndGTE(*i.PeriodEndGTE))
+	}
+	if i.PeriodEndLT != nil {
+		predicates = append(predicates, invoice.PeriodEndLT(*i.PeriodEndLT))
+	}
+	if i.PeriodEndLTE != nil {
+		predicates = append(predicates, invoice.PeriodEndLTE(*i.PeriodEndLTE))
+	}
+	if i.DueAt != nil {
+		predicates = append(predicates, invoice.DueAtEQ(*i.DueAt))
+	}
+	if i.DueAtNEQ != nil {
+		predicates = append(predicates, invoice.DueAtNEQ(*i.DueAtNEQ))
+	}
+	if len(i.DueAtIn) > 0 {
+		predicates = append(predicates, invoice.DueAtIn(i.DueAtIn...))
+	}
+	if len(i.DueAtNotIn) > 0 {
+		predicates = append(predicates, invoice.DueAtNotIn(i.DueAtNotIn...))
+	}
+	if i.DueAtGT != nil {
+		predicates = append(predicates, invoice.DueAtGT(*i.DueAtGT))
+	}
+	if i.DueAtGTE != nil {
+		predicates = append(predicates, invoice.DueAtGTE(*i.DueAtGTE))
+	}
+	if i.DueAtLT != nil {
+		predicates = append(predicates, invoice.DueAtLT(*i.DueAtLT))
+	}
+	if i.DueAtLTE != nil {
+		predicates = append(predicates, invoice.DueAtLTE(*i.DueAtLTE))
+	}
+	if i.TestClockID != nil {
+		predicates = append(predicates, invoice.TestClockIDEQ(*i.TestClockID))
+	}
+	if i.TestClockIDNEQ != nil {
+		predicates = append(predicates, invoice.TestClockIDNEQ(*i.TestClockIDNEQ))
+	}
+	if len(i.TestClockIDIn) > 0 {
+		predicates = append(predicates, invoice.TestClockIDIn(i.TestClockIDIn...))
+	}
+	if len(i.TestClockIDNotIn) > 0 {
+		predicates = append(predicates, invoice.TestClockIDNotIn(i.TestClockIDNotIn...))
+	}
+	if i.TestClockIDGT != nil {
+		predicates = append(predicates, invoice.TestClockIDGT(*i.TestClockIDGT))
+	}
+	if i.TestClockIDGTE != nil {
+		predicates = append(predicates, invoice.TestClockIDGTE(*i.TestClockIDGTE))
+	}
+	if i.TestClockIDLT != nil {
+		predicates = append(predicates, invoice.TestClockIDLT(*i.TestClockIDLT))
+	}
+	if i.TestClockIDLTE != nil {
+		predicates = append(predicates, invoice.TestClockIDLTE(*i.TestClockIDLTE))
+	}
+	if i.TestClockIDContains != nil {
+		predicates = append(predicates, invoice.TestClockIDContains(*i.TestClockIDContains))
+	}
+	if i.TestClockIDHasPrefix != nil {
+		predicates = append(predicates, invoice.TestClockIDHasPrefix(*i.TestClockIDHasPrefix))
+	}
+	if i.TestClockIDHasSuffix != nil {
+		predicates = append(predicates, invoice.TestClockIDHasSuffix(*i.TestClockIDHasSuffix))
+	}
+	if i.TestClockIDIsNil {
+		predicates = append(predicates, invoice.TestClockIDIsNil())
+	}
+	if i.TestClockIDNotNil {
+		predicates = append(predicates, invoice.TestClockIDNotNil())
+	}
+	if i.TestClockIDEqualFold != nil {
+		predicates = append(predicates, invoice.TestClockIDEqualFold(*i.TestClockIDEqualFold))
+	}
+	if i.TestClockIDContainsFold != nil {
+		predicates = append(predicates, invoice.TestClockIDContainsFold(*i.TestClockIDContainsFold))
+	}
+	if i.AttemptCount != nil {
+		predicates = append(predicates, invoice.AttemptCountEQ(*i.AttemptCount))
+	}
+	if i.AttemptCountNEQ != nil {
+		predicates = append(predicates, invoice.AttemptCountNEQ(*i.AttemptCountNEQ))
+	}
+	if len(i.AttemptCountIn) > 0 {
+		predicates = append(predicates, invoice.AttemptCountIn(i.AttemptCountIn...))
+	}
+	if len(i.AttemptCountNotIn) > 0 {
+		predicates = append(predicates, invoice.AttemptCountNotIn(i.AttemptCountNotIn...))
+	}
+	if i.AttemptCountGT != nil {
+		predicates = append(predicates, invoice.AttemptCountGT(*i.AttemptCountGT))
+	}
+	if i.AttemptCountGTE != nil {
+		predicates = append(predicates, invoice.AttemptCountGTE(*i.AttemptCountGTE))
+	}
+	if i.AttemptCountLT != nil {
+		predicates = append(predicates, invoice.AttemptCountLT(*i.AttemptCountLT))
+	}
+	if i.AttemptCountLTE != nil {
+		predicates = append(predicates, invoice.AttemptCountLTE(*i.AttemptCountLTE))
+	}
+	if i.ClaimedUntil != nil {
+		predicates = append(predicates, invoice.ClaimedUntilEQ(*i.ClaimedUntil))
+	}
+	if i.ClaimedUntilNEQ != nil {
+		predicates = append(predicates, invoice.ClaimedUntilNEQ(*i.ClaimedUntilNEQ))
+	}
+	if len(i.ClaimedUntilIn) > 0 {
+		predicates = append(predicates, invoice.ClaimedUntilIn(i.ClaimedUntilIn...))
+	}
+	if len(i.ClaimedUntilNotIn) > 0 {
+		predicates = append(predicates, invoice.ClaimedUntilNotIn(i.ClaimedUntilNotIn...))
+	}
+	if i.ClaimedUntilGT != nil {
+		predicates = append(predicates, invoice.ClaimedUntilGT(*i.ClaimedUntilGT))
+	}
+	if i.ClaimedUntilGTE != nil {
+		predicates = append(predicates, invoice.ClaimedUntilGTE(*i.ClaimedUntilGTE))
+	}
+	if i.ClaimedUntilLT != nil {
+		predicates = append(predicates, invoice.ClaimedUntilLT(*i.ClaimedUntilLT))
+	}
+	if i.ClaimedUntilLTE != nil {
+		predicates = append(predicates, invoice.ClaimedUntilLTE(*i.ClaimedUntilLTE))
+	}
+	if i.ClaimedUntilIsNil {
+		predicates = append(predicates, invoice.ClaimedUntilIsNil())
+	}
+	if i.ClaimedUntilNotNil {
+		predicates = append(predicates, invoice.ClaimedUntilNotNil())
+	}
+	if i.PaymentIntentID != nil {
+		predicates = append(predicates, invoice.PaymentIntentIDEQ(*i.PaymentIntentID))
+	}
+	if i.PaymentIntentIDNEQ != nil {
+		predicates = append(predicates, invoice.PaymentIntentIDNEQ(*i.PaymentIntentIDNEQ))
+	}
+	if len(i.PaymentIntentIDIn) > 0 {
+		predicates = append(predicates, invoice.PaymentIntentIDIn(i.PaymentIntentIDIn...))
+	}
+	if len(i.PaymentIntentIDNotIn) > 0 {
+		predicates = append(predicates, invoice.PaymentIntentIDNotIn(i.PaymentIntentIDNotIn...))
+	}
+	if i.PaymentIntentIDGT != nil {
+		predicates = append(predicates, invoice.PaymentIntentIDGT(*i.PaymentIntentIDGT))
+	}
+	if i.PaymentIntentIDGTE != nil {
+		predicates = append(predicates, invoice.PaymentIntentIDGTE(*i.PaymentIntentIDGTE))
+	}
+	if i.PaymentIntentIDLT != nil {
+		predicates = append(predicates, invoice.PaymentIntentIDLT(*i.PaymentIntentIDLT))
+	}
+	if i.PaymentIntentIDLTE != nil {
+		predicates = append(predicates, invoice.PaymentIntentIDLTE(*i.PaymentIntentIDLTE))
+	}
+	if i.PaymentIntentIDContains != nil {
+		predicates = append(predicates, invoice.PaymentIntentIDContains(*i.PaymentIntentIDContains))
+	}
+	if i.PaymentIntentIDHasPrefix != nil {
+		predicates = append(predicates, invoice.PaymentIntentIDHasPrefix(*i.PaymentIntentIDHasPrefix))
+	}
+	if i.PaymentIntentIDHasSuffix != nil {
+		predicates = append(predicates, invoice.PaymentIntentIDHasSuffix(*i.PaymentIntentIDHasSuffix))
+	}
+	if i.PaymentIntentIDIsNil {
+		predicates = append(predicates, invoice.PaymentIntentIDIsNil())
+	}
+	if i.PaymentIntentIDNotNil {
+		predicates = append(predicates, invoice.PaymentIntentIDNotNil())
+	}
+	if i.PaymentIntentIDEqualFold != nil {
+		predicates = append(predicates, invoice.PaymentIntentIDEqualFold(*i.PaymentIntentIDEqualFold))
+	}
+	if i.PaymentIntentIDContainsFold != nil {
+		predicates = append(predicates, invoice.PaymentIntentIDContainsFold(*i.PaymentIntentIDContainsFold))
+	}
+	if i.PaymentMethodID != nil {
+		predicates = append(predicates, invoice.PaymentMethodIDEQ(*i.PaymentMethodID))
+	}
+	if i.PaymentMethodIDNEQ != nil {
+		predicates = append(predicates, invoice.PaymentMethodIDNEQ(*i.PaymentMethodIDNEQ))
+	}
+	if len(i.PaymentMethodIDIn) > 0 {
+		predicates = append(predicates, invoice.PaymentMethodIDIn(i.PaymentMethodIDIn...))
+	}
+	if len(i.PaymentMethodIDNotIn) > 0 {
+		predicates = append(predicates, invoice.PaymentMethodIDNotIn(i.PaymentMethodIDNotIn...))
+	}
+	if i.PaymentMethodIDGT != nil {
+		predicates = append(predicates, invoice.PaymentMethodIDGT(*i.PaymentMethodIDGT))
+	}
+	if i.PaymentMethodIDGTE != nil {
+		predicates = append(predicates, invoice.PaymentMethodIDGTE(*i.PaymentMethodIDGTE))
+	}
+	if i.PaymentMethodIDLT != nil {
+		predicates = append(predicates, invoice.PaymentMethodIDLT(*i.PaymentMethodIDLT))
+	}
+	if i.PaymentMethodIDLTE != nil {
+		predicates = append(predicates, invoice.PaymentMethodIDLTE(*i.PaymentMethodIDLTE))
+	}
+	if i.PaymentMethodIDContains != nil {
+		predicates = append(predicates, invoice.PaymentMethodIDContains(*i.PaymentMethodIDContains))
+	}
+	if i.PaymentMethodIDHasPrefix != nil {
+		predicates = append(predicates, invoice.PaymentMethodIDHasPrefix(*i.PaymentMethodIDHasPrefix))
+	}
+	if i.PaymentMethodIDHasSuffix != nil {
+		predicates = append(predicates, invoice.PaymentMethodIDHasSuffix(*i.PaymentMethodIDHasSuffix))
+	}
+	if i.PaymentMethodIDIsNil {
+		predicates = append(predicates, invoice.PaymentMethodIDIsNil())
+	}
+	if i.PaymentMethodIDNotNil {
+		predicates = append(predicates, invoice.PaymentMethodIDNotNil())
+	}
+	if i.PaymentMethodIDEqualFold != nil {
+		predicates = append(predicates, invoice.PaymentMethodIDEqualFold(*i.PaymentMethodIDEqualFold))
+	}
+	if i.PaymentMethodIDContainsFold != nil {
+		predicates = append(predicates, invoice.PaymentMethodIDContainsFold(*i.PaymentMethodIDContainsFold))
+	}
+	if i.MerchantConnectorID != nil {
+		predicates = append(predicates, invoice.MerchantConnectorIDEQ(*i.MerchantConnectorID))
+	}
+	if i.MerchantConnectorIDNEQ != nil {
+		predicates = append(predicates, invoice.MerchantConnectorIDNEQ(*i.MerchantConnectorIDNEQ))
+	}
+	if len(i.MerchantConnectorIDIn) > 0 {
+		predicates = append(predicates, invoice.MerchantConnectorIDIn(i.MerchantConnectorIDIn...))
+	}
+	if len(i.MerchantConnectorIDNotIn) > 0 {
+		predicates = append(predicates, invoice.MerchantConnectorIDNotIn(i.MerchantConnectorIDNotIn...))
+	}
+	if i.MerchantConnectorIDGT != nil {
+		predicates = append(predicates, invoice.MerchantConnectorIDGT(*i.MerchantConnectorIDGT))
+	}
+	if i.MerchantConnectorIDGTE != nil {
+		predicates = append(predicates, invoice.MerchantConnectorIDGTE(*i.MerchantConnectorIDGTE))
+	}
+	if i.MerchantConnectorIDLT != nil {
+		predicates = append(predicates, invoice.MerchantConnectorIDLT(*i.MerchantConnectorIDLT))
+	}
+	if i.MerchantConnectorIDLTE != nil {
+		predicates = append(predicates, invoice.MerchantConnectorIDLTE(*i.MerchantConnectorIDLTE))
+	}
+	if i.MerchantConnectorIDContains != nil {
+		predicates = append(predicates, invoice.MerchantConnectorIDContains(*i.MerchantConnectorIDContains))
+	}
+	if i.MerchantConnectorIDHasPrefix != nil {
+		predicates = append(predicates, invoice.MerchantConnectorIDHasPrefix(*i.MerchantConnectorIDHasPrefix))
+	}
+	if i.MerchantConnectorIDHasSuffix != nil {
+		predicates = append(predicates, invoice.MerchantConnectorIDHasSuffix(*i.MerchantConnectorIDHasSuffix))
+	}
+	if i.MerchantConnectorIDIsNil {
+		predicates = append(predicates, invoice.MerchantConnectorIDIsNil())
+	}
+	if i.MerchantConnectorIDNotNil {
+		predicates = append(predicates, invoice.MerchantConnectorIDNotNil())
+	}
+	if i.MerchantConnectorIDEqualFold != nil {
+		predicates = append(predicates, invoice.MerchantConnectorIDEqualFold(*i.MerchantConnectorIDEqualFold))
+	}
+	if i.MerchantConnectorIDContainsFold != nil {
+		predicates = append(predicates, invoice.MerchantConnectorIDContainsFold(*i.MerchantConnectorIDContainsFold))
+	}
+	if i.BillingProcessorInvoiceID != nil {
+		predicates = append(predicates, invoice.BillingProcessorInvoiceIDEQ(*i.BillingProcessorInvoiceID))
+	}
+	if i.BillingProcessorInvoiceIDNEQ != nil {
+		predicates = append(predicates, invoice.BillingProcessorInvoiceIDNEQ(*i.BillingProcessorInvoiceIDNEQ))
+	}
+	if len(i.BillingProcessorInvoiceIDIn) > 0 {
+		predicates = append(predicates, invoice.BillingProcessorInvoiceIDIn(i.BillingProcessorInvoiceIDIn...))
+	}
+	if len(i.BillingProcessorInvoiceIDNotIn) > 0 {
+		predicates = append(predicates, invoice.BillingProcessorInvoiceIDNotIn(i.BillingProcessorInvoiceIDNotIn...))
+	}
+	if i.BillingProcessorInvoiceIDGT != nil {
+		predicates = append(predicates, invoice.BillingProcessorInvoiceIDGT(*i.BillingProcessorInvoiceIDGT))
+	}
+	if i.BillingProcessorInvoiceIDGTE != nil {
+		predicates = append(predicates, invoice.BillingProcessorInvoiceIDGTE(*i.BillingProcessorInvoiceIDGTE))
+	}
+	if i.BillingProcessorInvoiceIDLT != nil {
+		predicates = append(predicates, invoice.BillingProcessorInvoiceIDLT(*i.BillingProcessorInvoiceIDLT))
+	}
+	if i.BillingProcessorInvoiceIDLTE != nil {
+		predicates = append(predicates, invoice.BillingProcessorInvoiceIDLTE(*i.BillingProcessorInvoiceIDLTE))
+	}
+	if i.BillingProcessorInvoiceIDContains != nil {
+		predicates = append(predicates, invoice.BillingProcessorInvoiceIDContains(*i.BillingProcessorInvoiceIDContains))
+	}
+	if i.BillingProcessorInvoiceIDHasPrefix != nil {
+		predicates = append(predicates, invoice.BillingProcessorInvoiceIDHasPrefix(*i.BillingProcessorInvoiceIDHasPrefix))
+	}
+	if i.BillingProcessorInvoiceIDHasSuffix != nil {
+		predicates = append(predicates, invoice.BillingProcessorInvoiceIDHasSuffix(*i.BillingProcessorInvoiceIDHasSuffix))
+	}
+	if i.BillingProcessorInvoiceIDIsNil {
+		predicates = append(predicates, invoice.BillingProcessorInvoiceIDIsNil())
+	}
+	if i.BillingProcessorInvoiceIDNotNil {
+		predicates = append(predicates, invoice.BillingProcessorInvoiceIDNotNil())
+	}
+	if i.BillingProcessorInvoiceIDEqualFold != nil {
+		predicates = append(predicates, invoice.BillingProcessorInvoiceIDEqualFold(*i.BillingProcessorInvoiceIDEqualFold))
+	}
+	if i.BillingProcessorInvoiceIDContainsFold != nil {
+		predicates = append(predicates, invoice.BillingProcessorInvoiceIDContainsFold(*i.BillingProcessorInvoiceIDContainsFold))
+	}
+	if i.PaidAt != nil {
+		predicates = append(predicates, invoice.PaidAtEQ(*i.PaidAt))
+	}
+	if i.PaidAtNEQ != nil {
+		predicates = append(predicates, invoice.PaidAtNEQ(*i.PaidAtNEQ))
+	}
+	if len(i.PaidAtIn) > 0 {
+		predicates = append(predicates, invoice.PaidAtIn(i.PaidAtIn...))
+	}
+	if len(i.PaidAtNotIn) > 0 {
+		predicates = append(predicates, invoice.PaidAtNotIn(i.PaidAtNotIn...))
+	}
+	if i.PaidAtGT != nil {
+		predicates = append(predicates, invoice.PaidAtGT(*i.PaidAtGT))
+	}
+	if i.PaidAtGTE != nil {
+		predicates = append(predicates, invoice.PaidAtGTE(*i.PaidAtGTE))
+	}
+	if i.PaidAtLT != nil {
+		predicates = append(predicates, invoice.PaidAtLT(*i.PaidAtLT))
+	}
+	if i.PaidAtLTE != nil {
+		predicates = append(predicates, invoice.PaidAtLTE(*i.PaidAtLTE))
+	}
+	if i.PaidAtIsNil {
+		predicates = append(predicates, invoice.PaidAtIsNil())
+	}
+	if i.PaidAtNotNil {
+		predicates = append(predicates, invoice.PaidAtNotNil())
+	}
+
+	if i.HasSubscription != nil {
+		p := invoice.HasSubscription()
+		if !*i.HasSubscription {
+			p = invoice.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasSubscriptionWith) > 0 {
+		with := make([]predicate.BillingSubscription, 0, len(i.HasSubscriptionWith))
+		for _, w := range i.HasSubscriptionWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasSubscriptionWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, invoice.HasSubscriptionWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyInvoiceWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return invoice.And(predicates...), nil
+	}
+}
+
+// ItemPriceWhereInput represents a where input for filtering ItemPrice queries.
+type ItemPriceWhereInput struct {
+	Predicates []predicate.ItemPrice  `json:"-"`
+	Not        *ItemPriceWhereInput   `json:"not,omitempty"`
+	Or         []*ItemPriceWhereInput `json:"or,omitempty"`
+	And        []*ItemPriceWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID             *string  `json:"id,omitempty"`
+	IDNEQ          *string  `json:"idNEQ,omitempty"`
+	IDIn           []string `json:"idIn,omitempty"`
+	IDNotIn        []string `json:"idNotIn,omitempty"`
+	IDGT           *string  `json:"idGT,omitempty"`
+	IDGTE          *string  `json:"idGTE,omitempty"`
+	IDLT           *string  `json:"idLT,omitempty"`
+	IDLTE          *string  `json:"idLTE,omitempty"`
+	IDEqualFold    *string  `json:"idEqualFold,omitempty"`
+	IDContainsFold *string  `json:"idContainsFold,omitempty"`
+
+	// "merchant_id" field predicates.
+	MerchantID             *string  `json:"merchantID,omitempty"`
+	MerchantIDNEQ          *string  `json:"merchantIDNEQ,omitempty"`
+	MerchantIDIn           []string `json:"merchantIDIn,omitempty"`
+	MerchantIDNotIn        []string `json:"merchantIDNotIn,omitempty"`
+	MerchantIDGT           *string  `json:"merchantIDGT,omitempty"`
+	MerchantIDGTE          *string  `json:"merchantIDGTE,omitempty"`
+	MerchantIDLT           *string  `json:"merchantIDLT,omitempty"`
+	MerchantIDLTE          *string  `json:"merchantIDLTE,omitempty"`
+	MerchantIDContains     *string  `json:"merchantIDContains,omitempty"`
+	MerchantIDHasPrefix    *string  `json:"merchantIDHasPrefix,omitempty"`
+	MerchantIDHasSuffix    *string  `json:"merchantIDHasSuffix,omitempty"`
+	MerchantIDEqualFold    *string  `json:"merchantIDEqualFold,omitempty"`
+	MerchantIDContainsFold *string  `json:"merchantIDContainsFold,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "modified_at" field predicates.
+	ModifiedAt      *time.Time  `json:"modifiedAt,omitempty"`
+	ModifiedAtNEQ   *time.Time  `json:"modifiedAtNEQ,omitempty"`
+	ModifiedAtIn    []time.Time `json:"modifiedAtIn,omitempty"`
+	ModifiedAtNotIn []time.Time `json:"modifiedAtNotIn,omitempty"`
+	ModifiedAtGT    *time.Time  `json:"modifiedAtGT,omitempty"`
+	ModifiedAtGTE   *time.Time  `json:"modifiedAtGTE,omitempty"`
+	ModifiedAtLT    *time.Time  `json:"modifiedAtLT,omitempty"`
+	ModifiedAtLTE   *time.Time  `json:"modifiedAtLTE,omitempty"`
+
+	// "item_id" field predicates.
+	ItemID             *string  `json:"itemID,omitempty"`
+	ItemIDNEQ          *string  `json:"itemIDNEQ,omitempty"`
+	ItemIDIn           []string `json:"itemIDIn,omitempty"`
+	ItemIDNotIn        []string `json:"itemIDNotIn,omitempty"`
+	ItemIDGT           *string  `json:"itemIDGT,omitempty"`
+	ItemIDGTE          *string  `json:"itemIDGTE,omitempty"`
+	ItemIDLT           *string  `json:"itemIDLT,omitempty"`
+	ItemIDLTE          *string  `json:"itemIDLTE,omitempty"`
+	ItemIDContains     *string  `json:"itemIDContains,omitempty"`
+	ItemIDHasPrefix    *string  `json:"itemIDHasPrefix,omitempty"`
+	ItemIDHasSuffix    *string  `json:"itemIDHasSuffix,omitempty"`
+	ItemIDEqualFold    *string  `json:"itemIDEqualFold,omitempty"`
+	ItemIDContainsFold *string  `json:"itemIDContainsFold,omitempty"`
+
+	// "amount" field predicates.
+	Amount      *int64  `json:"amount,omitempty"`
+	AmountNEQ   *int64  `json:"amountNEQ,omitempty"`
+	AmountIn    []int64 `json:"amountIn,omitempty"`
+	AmountNotIn []int64 `json:"amountNotIn,omitempty"`
+	AmountGT    *int64  `json:"amountGT,omitempty"`
+	AmountGTE   *int64  `json:"amountGTE,omitempty"`
+	AmountLT    *int64  `json:"amountLT,omitempty"`
+	AmountLTE   *int64  `json:"amountLTE,omitempty"`
+
+	// "currency" field predicates.
+	Currency      *schematype.Currency  `json:"currency,omitempty"`
+	CurrencyNEQ   *schematype.Currency  `json:"currencyNEQ,omitempty"`
+	CurrencyIn    []schematype.Currency `json:"currencyIn,omitempty"`
+	CurrencyNotIn []schematype.Currency `json:"currencyNotIn,omitempty"`
+
+	// "interval" field predicates.
+	Interval      *itemprice.Interval  `json:"interval,omitempty"`
+	IntervalNEQ   *itemprice.Interval  `json:"intervalNEQ,omitempty"`
+	IntervalIn    []itemprice.Interval `json:"intervalIn,omitempty"`
+	IntervalNotIn []itemprice.Interval `json:"intervalNotIn,omitempty"`
+
+	// "interval_count" field predicates.
+	IntervalCount      *int  `json:"intervalCount,omitempty"`
+	IntervalCountNEQ   *int  `json:"intervalCountNEQ,omitempty"`
+	IntervalCountIn    []int `json:"intervalCountIn,omitempty"`
+	IntervalCountNotIn []int `json:"intervalCountNotIn,omitempty"`
+	IntervalCountGT    *int  `json:"intervalCountGT,omitempty"`
+	IntervalCountGTE   *int  `json:"intervalCountGTE,omitempty"`
+	IntervalCountLT    *int  `json:"intervalCountLT,omitempty"`
+	IntervalCountLTE   *int  `json:"intervalCountLTE,omitempty"`
+
+	// "trial_period" field predicates.
+	TrialPeriod       *int  `json:"trialPeriod,omitempty"`
+	TrialPeriodNEQ    *int  `json:"trialPeriodNEQ,omitempty"`
+	TrialPeriodIn     []int `json:"trialPeriodIn,omitempty"`
+	TrialPeriodNotIn  []int `json:"trialPeriodNotIn,omitempty"`
+	TrialPeriodGT     *int  `json:"trialPeriodGT,omitempty"`
+	TrialPeriodGTE    *int  `json:"trialPeriodGTE,omitempty"`
+	TrialPeriodLT     *int  `json:"trialPeriodLT,omitempty"`
+	TrialPeriodLTE    *int  `json:"trialPeriodLTE,omitempty"`
+	TrialPeriodIsNil  bool  `json:"trialPeriodIsNil,omitempty"`
+	TrialPeriodNotNil bool  `json:"trialPeriodNotNil,omitempty"`
+
+	// "trial_period_unit" field predicates.
+	TrialPeriodUnit       *itemprice.TrialPeriodUnit  `json:"trialPeriodUnit,omitempty"`
+	TrialPeriodUnitNEQ    *itemprice.TrialPeriodUnit  `json:"trialPeriodUnitNEQ,omitempty"`
+	TrialPeriodUnitIn     []itemprice.TrialPeriodUnit `json:"trialPeriodUnitIn,omitempty"`
+	TrialPeriodUnitNotIn  []itemprice.TrialPeriodUnit `json:"trialPeriodUnitNotIn,omitempty"`
+	TrialPeriodUnitIsNil  bool                        `json:"trialPeriodUnitIsNil,omitempty"`
+	TrialPeriodUnitNotNil bool                        `json:"trialPeriodUnitNotNil,omitempty"`
+
+	// "status" field predicates.
+	Status      *itemprice.Status  `json:"status,omitempty"`
+	StatusNEQ   *itemprice.Status  `json:"statusNEQ,omitempty"`
+	StatusIn    []itemprice.Status `json:"statusIn,omitempty"`
+	StatusNotIn []itemprice.Status `json:"statusNotIn,omitempty"`
+
+	// "item" edge predicates.
+	HasItem     *bool                         `json:"hasItem,omitempty"`
+	HasItemWith []*SubscriptionItemWhereInput `json:"hasItemWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *ItemPriceWhereInput) AddPredicates(predicates ...predicate.ItemPrice) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the ItemPriceWhereInput filter on the ItemPriceQuery builder.
+func (i *ItemPriceWhereInput) Filter(q *ItemPriceQuery) (*ItemPriceQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyItemPriceWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyItemPriceWhereInput is returned in case the ItemPriceWhereInput is empty.
+var ErrEmptyItemPriceWhereInput = errors.New("ent: empty predicate ItemPriceWhereInput")
+
+// P returns a predicate for filtering itemprices.
+// An error is returned if the input is empty or invalid.
+func (i *ItemPriceWhereInput) P() (predicate.ItemPrice, error) {
+	var predicates []predicate.ItemPrice
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, itemprice.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.ItemPrice, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, itemprice.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.ItemPrice, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, itemprice.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, itemprice.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, itemprice.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, itemprice.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, itemprice.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, itemprice.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, itemprice.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, itemprice.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, itemprice.IDLTE(*i.IDLTE))
+	}
+	if i.IDEqualFold != nil {
+		predicates = append(predicates, itemprice.IDEqualFold(*i.IDEqualFold))
+	}
+	if i.IDContainsFold != nil {
+		predicates = append(predicates, itemprice.IDContainsFold(*i.IDContainsFold))
+	}
+	if i.MerchantID != nil {
+		predicates = append(predicates, itemprice.MerchantIDEQ(*i.MerchantID))
+	}
+	if i.MerchantIDNEQ != nil {
+		predicates = append(predicates, itemprice.MerchantIDNEQ(*i.MerchantIDNEQ))
+	}
+	if len(i.MerchantIDIn) > 0 {
+		predicates = append(predicates, itemprice.MerchantIDIn(i.MerchantIDIn...))
+	}
+	if len(i.MerchantIDNotIn) > 0 {
+		predicates = append(predicates, itemprice.MerchantIDNotIn(i.MerchantIDNotIn...))
+	}
+	if i.MerchantIDGT != nil {
+		predicates = append(predicates, itemprice.MerchantIDGT(*i.MerchantIDGT))
+	}
+	if i.MerchantIDGTE != nil {
+		predicates = append(predicates, itemprice.MerchantIDGTE(*i.MerchantIDGTE))
+	}
+	if i.MerchantIDLT != nil {
+		predicates = append(predicates, itemprice.MerchantIDLT(*i.MerchantIDLT))
+	}
+	if i.MerchantIDLTE != nil {
+		predicates = append(predicates, itemprice.MerchantIDLTE(*i.MerchantIDLTE))
+	}
+	if i.MerchantIDContains != nil {
+		predicates = append(predicates, itemprice.MerchantIDContains(*i.MerchantIDContains))
+	}
+	if i.MerchantIDHasPrefix != nil {
+		predicates = append(predicates, itemprice.MerchantIDHasPrefix(*i.MerchantIDHasPrefix))
+	}
+	if i.MerchantIDHasSuffix != nil {
+		predicates = append(predicates, itemprice.MerchantIDHasSuffix(*i.MerchantIDHasSuffix))
+	}
+	if i.MerchantIDEqualFold != nil {
+		predicates = append(predicates, itemprice.MerchantIDEqualFold(*i.MerchantIDEqualFold))
+	}
+	if i.MerchantIDContainsFold != nil {
+		predicates = append(predicates, itemprice.MerchantIDContainsFold(*i.MerchantIDContainsFold))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, itemprice.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, itemprice.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, itemprice.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, itemprice.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, itemprice.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, itemprice.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, itemprice.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, itemprice.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.ModifiedAt != nil {
+		predicates = append(predicates, itemprice.ModifiedAtEQ(*i.ModifiedAt))
+	}
+	if i.ModifiedAtNEQ != nil {
+		predicates = append(predicates, itemprice.ModifiedAtNEQ(*i.ModifiedAtNEQ))
+	}
+	if len(i.ModifiedAtIn) > 0 {
+		predicates = append(predicates, itemprice.ModifiedAtIn(i.ModifiedAtIn...))
+	}
+	if len(i.ModifiedAtNotIn) > 0 {
+		predicates = append(predicates, itemprice.ModifiedAtNotIn(i.ModifiedAtNotIn...))
+	}
+	if i.ModifiedAtGT != nil {
+		predicates = append(predicates, itemprice.ModifiedAtGT(*i.ModifiedAtGT))
+	}
+	if i.ModifiedAtGTE != nil {
+		predicates = append(predicates, itemprice.ModifiedAtGTE(*i.ModifiedAtGTE))
+	}
+	if i.ModifiedAtLT != nil {
+		predicates = append(predicates, itemprice.ModifiedAtLT(*i.ModifiedAtLT))
+	}
+	if i.ModifiedAtLTE != nil {
+		predicates = append(predicates, itemprice.ModifiedAtLTE(*i.ModifiedAtLTE))
+	}
+	if i.ItemID != nil {
+		predicates = append(predicates, itemprice.ItemIDEQ(*i.ItemID))
+	}
+	if i.ItemIDNEQ != nil {
+		predicates = append(predicates, itemprice.ItemIDNEQ(*i.ItemIDNEQ))
+	}
+	if len(i.ItemIDIn) > 0 {
+		predicates = append(predicates, itemprice.ItemIDIn(i.ItemIDIn...))
+	}
+	if len(i.ItemIDNotIn) > 0 {
+		predicates = append(predicates, itemprice.ItemIDNotIn(i.ItemIDNotIn...))
+	}
+	if i.ItemIDGT != nil {
+		predicates = append(predicates, itemprice.ItemIDGT(*i.ItemIDGT))
+	}
+	if i.ItemIDGTE != nil {
+		predicates = append(predicates, itemprice.ItemIDGTE(*i.ItemIDGTE))
+	}
+	if i.ItemIDLT != nil {
+		predicates = append(predicates, itemprice.ItemIDLT(*i.ItemIDLT))
+	}
+	if i.ItemIDLTE != nil {
+		predicates = append(predicates, itemprice.ItemIDLTE(*i.ItemIDLTE))
+	}
+	if i.ItemIDContains != nil {
+		predicates = append(predicates, itemprice.ItemIDContains(*i.ItemIDContains))
+	}
+	if i.ItemIDHasPrefix != nil {
+		predicates = append(predicates, itemprice.ItemIDHasPrefix(*i.ItemIDHasPrefix))
+	}
+	if i.ItemIDHasSuffix != nil {
+		predicates = append(predicates, itemprice.ItemIDHasSuffix(*i.ItemIDHasSuffix))
+	}
+	if i.ItemIDEqualFold != nil {
+		predicates = append(predicates, itemprice.ItemIDEqualFold(*i.ItemIDEqualFold))
+	}
+	if i.ItemIDContainsFold != nil {
+		predicates = append(predicates, itemprice.ItemIDContainsFold(*i.ItemIDContainsFold))
+	}
+	if i.Amount != nil {
+		predicates = append(predicates, itemprice.AmountEQ(*i.Amount))
+	}
+	if i.AmountNEQ != nil {
+		predicates = append(predicates, itemprice.AmountNEQ(*i.AmountNEQ))
+	}
+	if len(i.AmountIn) > 0 {
+		predicates = append(predicates, itemprice.AmountIn(i.AmountIn...))
+	}
+	if len(i.AmountNotIn) > 0 {
+		predicates = append(predicates, itemprice.AmountNotIn(i.AmountNotIn...))
+	}
+	if i.AmountGT != nil {
+		predicates = append(predicates, itemprice.AmountGT(*i.AmountGT))
+	}
+	if i.AmountGTE != nil {
+		predicates = append(predicates, itemprice.AmountGTE(*i.AmountGTE))
+	}
+	if i.AmountLT != nil {
+		predicates = append(predicates, itemprice.AmountLT(*i.AmountLT))
+	}
+	if i.AmountLTE != nil {
+		predicates = append(predicates, itemprice.AmountLTE(*i.AmountLTE))
+	}
+	if i.Currency != nil {
+		predicates = append(predicates, itemprice.CurrencyEQ(*i.Currency))
+	}
+	if i.CurrencyNEQ != nil {
+		predicates = append(predicates, itemprice.CurrencyNEQ(*i.CurrencyNEQ))
+	}
+	if len(i.CurrencyIn) > 0 {
+		predicates = append(predicates, itemprice.CurrencyIn(i.CurrencyIn...))
+	}
+	if len(i.CurrencyNotIn) > 0 {
+		predicates = append(predicates, itemprice.CurrencyNotIn(i.CurrencyNotIn...))
+	}
+	if i.Interval != nil {
+		predicates = append(predicates, itemprice.IntervalEQ(*i.Interval))
+	}
+	if i.IntervalNEQ != nil {
+		predicates = append(predicates, itemprice.IntervalNEQ(*i.IntervalNEQ))
+	}
+	if len(i.IntervalIn) > 0 {
+		predicates = append(predicates, itemprice.IntervalIn(i.IntervalIn...))
+	}
+	if len(i.IntervalNotIn) > 0 {
+		predicates = append(predicates, itemprice.IntervalNotIn(i.IntervalNotIn...))
+	}
+	if i.IntervalCount != nil {
+		predicates = append(predicates, itemprice.IntervalCountEQ(*i.IntervalCount))
+	}
+	if i.IntervalCountNEQ != nil {
+		predicates = append(predicates, itemprice.IntervalCountNEQ(*i.IntervalCountNEQ))
+	}
+	if len(i.IntervalCountIn) > 0 {
+		predicates = append(predicates, itemprice.IntervalCountIn(i.IntervalCountIn...))
+	}
+	if len(i.IntervalCountNotIn) > 0 {
+		predicates = append(predicates, itemprice.IntervalCountNotIn(i.IntervalCountNotIn...))
+	}
+	if i.IntervalCountGT != nil {
+		predicates = append(predicates, itemprice.IntervalCountGT(*i.IntervalCountGT))
+	}
+	if i.IntervalCountGTE != nil {
+		predicates = append(predicates, itemprice.IntervalCountGTE(*i.IntervalCountGTE))
+	}
+	if i.IntervalCountLT != nil {
+		predicates = append(predicates, itemprice.IntervalCountLT(*i.IntervalCountLT))
+	}
+	if i.IntervalCountLTE != nil {
+		predicates = append(predicates, itemprice.IntervalCountLTE(*i.IntervalCountLTE))
+	}
+	if i.TrialPeriod != nil {
+		predicates = append(predicates, itemprice.TrialPeriodEQ(*i.TrialPeriod))
+	}
+	if i.TrialPeriodNEQ != nil {
+		predicates = append(predicates, itemprice.TrialPeriodNEQ(*i.TrialPeriodNEQ))
+	}
+	if len(i.TrialPeriodIn) > 0 {
+		predicates = append(predicates, itemprice.TrialPeriodIn(i.TrialPeriodIn...))
+	}
+	if len(i.TrialPeriodNotIn) > 0 {
+		predicates = append(predicates, itemprice.TrialPeriodNotIn(i.TrialPeriodNotIn...))
+	}
+	if i.TrialPeriodGT != nil {
+		predicates = append(predicates, itemprice.TrialPeriodGT(*i.TrialPeriodGT))
+	}
+	if i.TrialPeriodGTE != nil {
+		predicates = append(predicates, itemprice.TrialPeriodGTE(*i.TrialPeriodGTE))
+	}
+	if i.TrialPeriodLT != nil {
+		predicates = append(predicates, itemprice.TrialPeriodLT(*i.TrialPeriodLT))
+	}
+	if i.TrialPeriodLTE != nil {
+		predicates = append(predicates, itemprice.TrialPeriodLTE(*i.TrialPeriodLTE))
+	}
+	if i.TrialPeriodIsNil {
+		predicates = append(predicates, itemprice.TrialPeriodIsNil())
+	}
+	if i.TrialPeriodNotNil {
+		predicates = append(predicates, itemprice.TrialPeriodNotNil())
+	}
+	if i.TrialPeriodUnit != nil {
+		predicates = append(predicates, itemprice.TrialPeriodUnitEQ(*i.TrialPeriodUnit))
+	}
+	if i.TrialPeriodUnitNEQ != nil {
+		predicates = append(predicates, itemprice.TrialPeriodUnitNEQ(*i.TrialPeriodUnitNEQ))
+	}
+	if len(i.TrialPeriodUnitIn) > 0 {
+		predicates = append(predicates, itemprice.TrialPeriodUnitIn(i.TrialPeriodUnitIn...))
+	}
+	if len(i.TrialPeriodUnitNotIn) > 0 {
+		predicates = append(predicates, itemprice.TrialPeriodUnitNotIn(i.TrialPeriodUnitNotIn...))
+	}
+	if i.TrialPeriodUnitIsNil {
+		predicates = append(predicates, itemprice.TrialPeriodUnitIsNil())
+	}
+	if i.TrialPeriodUnitNotNil {
+		predicates = append(predicates, itemprice.TrialPeriodUnitNotNil())
+	}
+	if i.Status != nil {
+		predicates = append(predicates, itemprice.StatusEQ(*i.Status))
+	}
+	if i.StatusNEQ != nil {
+		predicates = append(predicates, itemprice.StatusNEQ(*i.StatusNEQ))
+	}
+	if len(i.StatusIn) > 0 {
+		predicates = append(predicates, itemprice.StatusIn(i.StatusIn...))
+	}
+	if len(i.StatusNotIn) > 0 {
+		predicates = append(predicates, itemprice.StatusNotIn(i.StatusNotIn...))
+	}
+
+	if i.HasItem != nil {
+		p := itemprice.HasItem()
+		if !*i.HasItem {
+			p = itemprice.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasItemWith) > 0 {
+		with := make([]predicate.SubscriptionItem, 0, len(i.HasItemWith))
+		for _, w := range i.HasItemWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasItemWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, itemprice.HasItemWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyItemPriceWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return itemprice.And(predicates...), nil
 	}
 }
 
@@ -19753,5 +23487,863 @@ func (i *RoutingAlgorithmWhereInput) P() (predicate.RoutingAlgorithm, error) {
 		return predicates[0], nil
 	default:
 		return routingalgorithm.And(predicates...), nil
+	}
+}
+
+// SubscriptionItemWhereInput represents a where input for filtering SubscriptionItem queries.
+type SubscriptionItemWhereInput struct {
+	Predicates []predicate.SubscriptionItem  `json:"-"`
+	Not        *SubscriptionItemWhereInput   `json:"not,omitempty"`
+	Or         []*SubscriptionItemWhereInput `json:"or,omitempty"`
+	And        []*SubscriptionItemWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID             *string  `json:"id,omitempty"`
+	IDNEQ          *string  `json:"idNEQ,omitempty"`
+	IDIn           []string `json:"idIn,omitempty"`
+	IDNotIn        []string `json:"idNotIn,omitempty"`
+	IDGT           *string  `json:"idGT,omitempty"`
+	IDGTE          *string  `json:"idGTE,omitempty"`
+	IDLT           *string  `json:"idLT,omitempty"`
+	IDLTE          *string  `json:"idLTE,omitempty"`
+	IDEqualFold    *string  `json:"idEqualFold,omitempty"`
+	IDContainsFold *string  `json:"idContainsFold,omitempty"`
+
+	// "merchant_id" field predicates.
+	MerchantID             *string  `json:"merchantID,omitempty"`
+	MerchantIDNEQ          *string  `json:"merchantIDNEQ,omitempty"`
+	MerchantIDIn           []string `json:"merchantIDIn,omitempty"`
+	MerchantIDNotIn        []string `json:"merchantIDNotIn,omitempty"`
+	MerchantIDGT           *string  `json:"merchantIDGT,omitempty"`
+	MerchantIDGTE          *string  `json:"merchantIDGTE,omitempty"`
+	MerchantIDLT           *string  `json:"merchantIDLT,omitempty"`
+	MerchantIDLTE          *string  `json:"merchantIDLTE,omitempty"`
+	MerchantIDContains     *string  `json:"merchantIDContains,omitempty"`
+	MerchantIDHasPrefix    *string  `json:"merchantIDHasPrefix,omitempty"`
+	MerchantIDHasSuffix    *string  `json:"merchantIDHasSuffix,omitempty"`
+	MerchantIDEqualFold    *string  `json:"merchantIDEqualFold,omitempty"`
+	MerchantIDContainsFold *string  `json:"merchantIDContainsFold,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "modified_at" field predicates.
+	ModifiedAt      *time.Time  `json:"modifiedAt,omitempty"`
+	ModifiedAtNEQ   *time.Time  `json:"modifiedAtNEQ,omitempty"`
+	ModifiedAtIn    []time.Time `json:"modifiedAtIn,omitempty"`
+	ModifiedAtNotIn []time.Time `json:"modifiedAtNotIn,omitempty"`
+	ModifiedAtGT    *time.Time  `json:"modifiedAtGT,omitempty"`
+	ModifiedAtGTE   *time.Time  `json:"modifiedAtGTE,omitempty"`
+	ModifiedAtLT    *time.Time  `json:"modifiedAtLT,omitempty"`
+	ModifiedAtLTE   *time.Time  `json:"modifiedAtLTE,omitempty"`
+
+	// "item_type" field predicates.
+	ItemType      *subscriptionitem.ItemType  `json:"itemType,omitempty"`
+	ItemTypeNEQ   *subscriptionitem.ItemType  `json:"itemTypeNEQ,omitempty"`
+	ItemTypeIn    []subscriptionitem.ItemType `json:"itemTypeIn,omitempty"`
+	ItemTypeNotIn []subscriptionitem.ItemType `json:"itemTypeNotIn,omitempty"`
+
+	// "name" field predicates.
+	Name             *string  `json:"name,omitempty"`
+	NameNEQ          *string  `json:"nameNEQ,omitempty"`
+	NameIn           []string `json:"nameIn,omitempty"`
+	NameNotIn        []string `json:"nameNotIn,omitempty"`
+	NameGT           *string  `json:"nameGT,omitempty"`
+	NameGTE          *string  `json:"nameGTE,omitempty"`
+	NameLT           *string  `json:"nameLT,omitempty"`
+	NameLTE          *string  `json:"nameLTE,omitempty"`
+	NameContains     *string  `json:"nameContains,omitempty"`
+	NameHasPrefix    *string  `json:"nameHasPrefix,omitempty"`
+	NameHasSuffix    *string  `json:"nameHasSuffix,omitempty"`
+	NameEqualFold    *string  `json:"nameEqualFold,omitempty"`
+	NameContainsFold *string  `json:"nameContainsFold,omitempty"`
+
+	// "description" field predicates.
+	Description             *string  `json:"description,omitempty"`
+	DescriptionNEQ          *string  `json:"descriptionNEQ,omitempty"`
+	DescriptionIn           []string `json:"descriptionIn,omitempty"`
+	DescriptionNotIn        []string `json:"descriptionNotIn,omitempty"`
+	DescriptionGT           *string  `json:"descriptionGT,omitempty"`
+	DescriptionGTE          *string  `json:"descriptionGTE,omitempty"`
+	DescriptionLT           *string  `json:"descriptionLT,omitempty"`
+	DescriptionLTE          *string  `json:"descriptionLTE,omitempty"`
+	DescriptionContains     *string  `json:"descriptionContains,omitempty"`
+	DescriptionHasPrefix    *string  `json:"descriptionHasPrefix,omitempty"`
+	DescriptionHasSuffix    *string  `json:"descriptionHasSuffix,omitempty"`
+	DescriptionIsNil        bool     `json:"descriptionIsNil,omitempty"`
+	DescriptionNotNil       bool     `json:"descriptionNotNil,omitempty"`
+	DescriptionEqualFold    *string  `json:"descriptionEqualFold,omitempty"`
+	DescriptionContainsFold *string  `json:"descriptionContainsFold,omitempty"`
+
+	// "product_id" field predicates.
+	ProductID             *string  `json:"productID,omitempty"`
+	ProductIDNEQ          *string  `json:"productIDNEQ,omitempty"`
+	ProductIDIn           []string `json:"productIDIn,omitempty"`
+	ProductIDNotIn        []string `json:"productIDNotIn,omitempty"`
+	ProductIDGT           *string  `json:"productIDGT,omitempty"`
+	ProductIDGTE          *string  `json:"productIDGTE,omitempty"`
+	ProductIDLT           *string  `json:"productIDLT,omitempty"`
+	ProductIDLTE          *string  `json:"productIDLTE,omitempty"`
+	ProductIDContains     *string  `json:"productIDContains,omitempty"`
+	ProductIDHasPrefix    *string  `json:"productIDHasPrefix,omitempty"`
+	ProductIDHasSuffix    *string  `json:"productIDHasSuffix,omitempty"`
+	ProductIDIsNil        bool     `json:"productIDIsNil,omitempty"`
+	ProductIDNotNil       bool     `json:"productIDNotNil,omitempty"`
+	ProductIDEqualFold    *string  `json:"productIDEqualFold,omitempty"`
+	ProductIDContainsFold *string  `json:"productIDContainsFold,omitempty"`
+
+	// "status" field predicates.
+	Status      *subscriptionitem.Status  `json:"status,omitempty"`
+	StatusNEQ   *subscriptionitem.Status  `json:"statusNEQ,omitempty"`
+	StatusIn    []subscriptionitem.Status `json:"statusIn,omitempty"`
+	StatusNotIn []subscriptionitem.Status `json:"statusNotIn,omitempty"`
+
+	// "prices" edge predicates.
+	HasPrices     *bool                  `json:"hasPrices,omitempty"`
+	HasPricesWith []*ItemPriceWhereInput `json:"hasPricesWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *SubscriptionItemWhereInput) AddPredicates(predicates ...predicate.SubscriptionItem) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the SubscriptionItemWhereInput filter on the SubscriptionItemQuery builder.
+func (i *SubscriptionItemWhereInput) Filter(q *SubscriptionItemQuery) (*SubscriptionItemQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptySubscriptionItemWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptySubscriptionItemWhereInput is returned in case the SubscriptionItemWhereInput is empty.
+var ErrEmptySubscriptionItemWhereInput = errors.New("ent: empty predicate SubscriptionItemWhereInput")
+
+// P returns a predicate for filtering subscriptionitems.
+// An error is returned if the input is empty or invalid.
+func (i *SubscriptionItemWhereInput) P() (predicate.SubscriptionItem, error) {
+	var predicates []predicate.SubscriptionItem
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, subscriptionitem.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.SubscriptionItem, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, subscriptionitem.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.SubscriptionItem, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, subscriptionitem.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, subscriptionitem.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, subscriptionitem.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, subscriptionitem.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, subscriptionitem.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, subscriptionitem.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, subscriptionitem.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, subscriptionitem.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, subscriptionitem.IDLTE(*i.IDLTE))
+	}
+	if i.IDEqualFold != nil {
+		predicates = append(predicates, subscriptionitem.IDEqualFold(*i.IDEqualFold))
+	}
+	if i.IDContainsFold != nil {
+		predicates = append(predicates, subscriptionitem.IDContainsFold(*i.IDContainsFold))
+	}
+	if i.MerchantID != nil {
+		predicates = append(predicates, subscriptionitem.MerchantIDEQ(*i.MerchantID))
+	}
+	if i.MerchantIDNEQ != nil {
+		predicates = append(predicates, subscriptionitem.MerchantIDNEQ(*i.MerchantIDNEQ))
+	}
+	if len(i.MerchantIDIn) > 0 {
+		predicates = append(predicates, subscriptionitem.MerchantIDIn(i.MerchantIDIn...))
+	}
+	if len(i.MerchantIDNotIn) > 0 {
+		predicates = append(predicates, subscriptionitem.MerchantIDNotIn(i.MerchantIDNotIn...))
+	}
+	if i.MerchantIDGT != nil {
+		predicates = append(predicates, subscriptionitem.MerchantIDGT(*i.MerchantIDGT))
+	}
+	if i.MerchantIDGTE != nil {
+		predicates = append(predicates, subscriptionitem.MerchantIDGTE(*i.MerchantIDGTE))
+	}
+	if i.MerchantIDLT != nil {
+		predicates = append(predicates, subscriptionitem.MerchantIDLT(*i.MerchantIDLT))
+	}
+	if i.MerchantIDLTE != nil {
+		predicates = append(predicates, subscriptionitem.MerchantIDLTE(*i.MerchantIDLTE))
+	}
+	if i.MerchantIDContains != nil {
+		predicates = append(predicates, subscriptionitem.MerchantIDContains(*i.MerchantIDContains))
+	}
+	if i.MerchantIDHasPrefix != nil {
+		predicates = append(predicates, subscriptionitem.MerchantIDHasPrefix(*i.MerchantIDHasPrefix))
+	}
+	if i.MerchantIDHasSuffix != nil {
+		predicates = append(predicates, subscriptionitem.MerchantIDHasSuffix(*i.MerchantIDHasSuffix))
+	}
+	if i.MerchantIDEqualFold != nil {
+		predicates = append(predicates, subscriptionitem.MerchantIDEqualFold(*i.MerchantIDEqualFold))
+	}
+	if i.MerchantIDContainsFold != nil {
+		predicates = append(predicates, subscriptionitem.MerchantIDContainsFold(*i.MerchantIDContainsFold))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, subscriptionitem.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, subscriptionitem.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, subscriptionitem.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, subscriptionitem.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, subscriptionitem.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, subscriptionitem.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, subscriptionitem.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, subscriptionitem.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.ModifiedAt != nil {
+		predicates = append(predicates, subscriptionitem.ModifiedAtEQ(*i.ModifiedAt))
+	}
+	if i.ModifiedAtNEQ != nil {
+		predicates = append(predicates, subscriptionitem.ModifiedAtNEQ(*i.ModifiedAtNEQ))
+	}
+	if len(i.ModifiedAtIn) > 0 {
+		predicates = append(predicates, subscriptionitem.ModifiedAtIn(i.ModifiedAtIn...))
+	}
+	if len(i.ModifiedAtNotIn) > 0 {
+		predicates = append(predicates, subscriptionitem.ModifiedAtNotIn(i.ModifiedAtNotIn...))
+	}
+	if i.ModifiedAtGT != nil {
+		predicates = append(predicates, subscriptionitem.ModifiedAtGT(*i.ModifiedAtGT))
+	}
+	if i.ModifiedAtGTE != nil {
+		predicates = append(predicates, subscriptionitem.ModifiedAtGTE(*i.ModifiedAtGTE))
+	}
+	if i.ModifiedAtLT != nil {
+		predicates = append(predicates, subscriptionitem.ModifiedAtLT(*i.ModifiedAtLT))
+	}
+	if i.ModifiedAtLTE != nil {
+		predicates = append(predicates, subscriptionitem.ModifiedAtLTE(*i.ModifiedAtLTE))
+	}
+	if i.ItemType != nil {
+		predicates = append(predicates, subscriptionitem.ItemTypeEQ(*i.ItemType))
+	}
+	if i.ItemTypeNEQ != nil {
+		predicates = append(predicates, subscriptionitem.ItemTypeNEQ(*i.ItemTypeNEQ))
+	}
+	if len(i.ItemTypeIn) > 0 {
+		predicates = append(predicates, subscriptionitem.ItemTypeIn(i.ItemTypeIn...))
+	}
+	if len(i.ItemTypeNotIn) > 0 {
+		predicates = append(predicates, subscriptionitem.ItemTypeNotIn(i.ItemTypeNotIn...))
+	}
+	if i.Name != nil {
+		predicates = append(predicates, subscriptionitem.NameEQ(*i.Name))
+	}
+	if i.NameNEQ != nil {
+		predicates = append(predicates, subscriptionitem.NameNEQ(*i.NameNEQ))
+	}
+	if len(i.NameIn) > 0 {
+		predicates = append(predicates, subscriptionitem.NameIn(i.NameIn...))
+	}
+	if len(i.NameNotIn) > 0 {
+		predicates = append(predicates, subscriptionitem.NameNotIn(i.NameNotIn...))
+	}
+	if i.NameGT != nil {
+		predicates = append(predicates, subscriptionitem.NameGT(*i.NameGT))
+	}
+	if i.NameGTE != nil {
+		predicates = append(predicates, subscriptionitem.NameGTE(*i.NameGTE))
+	}
+	if i.NameLT != nil {
+		predicates = append(predicates, subscriptionitem.NameLT(*i.NameLT))
+	}
+	if i.NameLTE != nil {
+		predicates = append(predicates, subscriptionitem.NameLTE(*i.NameLTE))
+	}
+	if i.NameContains != nil {
+		predicates = append(predicates, subscriptionitem.NameContains(*i.NameContains))
+	}
+	if i.NameHasPrefix != nil {
+		predicates = append(predicates, subscriptionitem.NameHasPrefix(*i.NameHasPrefix))
+	}
+	if i.NameHasSuffix != nil {
+		predicates = append(predicates, subscriptionitem.NameHasSuffix(*i.NameHasSuffix))
+	}
+	if i.NameEqualFold != nil {
+		predicates = append(predicates, subscriptionitem.NameEqualFold(*i.NameEqualFold))
+	}
+	if i.NameContainsFold != nil {
+		predicates = append(predicates, subscriptionitem.NameContainsFold(*i.NameContainsFold))
+	}
+	if i.Description != nil {
+		predicates = append(predicates, subscriptionitem.DescriptionEQ(*i.Description))
+	}
+	if i.DescriptionNEQ != nil {
+		predicates = append(predicates, subscriptionitem.DescriptionNEQ(*i.DescriptionNEQ))
+	}
+	if len(i.DescriptionIn) > 0 {
+		predicates = append(predicates, subscriptionitem.DescriptionIn(i.DescriptionIn...))
+	}
+	if len(i.DescriptionNotIn) > 0 {
+		predicates = append(predicates, subscriptionitem.DescriptionNotIn(i.DescriptionNotIn...))
+	}
+	if i.DescriptionGT != nil {
+		predicates = append(predicates, subscriptionitem.DescriptionGT(*i.DescriptionGT))
+	}
+	if i.DescriptionGTE != nil {
+		predicates = append(predicates, subscriptionitem.DescriptionGTE(*i.DescriptionGTE))
+	}
+	if i.DescriptionLT != nil {
+		predicates = append(predicates, subscriptionitem.DescriptionLT(*i.DescriptionLT))
+	}
+	if i.DescriptionLTE != nil {
+		predicates = append(predicates, subscriptionitem.DescriptionLTE(*i.DescriptionLTE))
+	}
+	if i.DescriptionContains != nil {
+		predicates = append(predicates, subscriptionitem.DescriptionContains(*i.DescriptionContains))
+	}
+	if i.DescriptionHasPrefix != nil {
+		predicates = append(predicates, subscriptionitem.DescriptionHasPrefix(*i.DescriptionHasPrefix))
+	}
+	if i.DescriptionHasSuffix != nil {
+		predicates = append(predicates, subscriptionitem.DescriptionHasSuffix(*i.DescriptionHasSuffix))
+	}
+	if i.DescriptionIsNil {
+		predicates = append(predicates, subscriptionitem.DescriptionIsNil())
+	}
+	if i.DescriptionNotNil {
+		predicates = append(predicates, subscriptionitem.DescriptionNotNil())
+	}
+	if i.DescriptionEqualFold != nil {
+		predicates = append(predicates, subscriptionitem.DescriptionEqualFold(*i.DescriptionEqualFold))
+	}
+	if i.DescriptionContainsFold != nil {
+		predicates = append(predicates, subscriptionitem.DescriptionContainsFold(*i.DescriptionContainsFold))
+	}
+	if i.ProductID != nil {
+		predicates = append(predicates, subscriptionitem.ProductIDEQ(*i.ProductID))
+	}
+	if i.ProductIDNEQ != nil {
+		predicates = append(predicates, subscriptionitem.ProductIDNEQ(*i.ProductIDNEQ))
+	}
+	if len(i.ProductIDIn) > 0 {
+		predicates = append(predicates, subscriptionitem.ProductIDIn(i.ProductIDIn...))
+	}
+	if len(i.ProductIDNotIn) > 0 {
+		predicates = append(predicates, subscriptionitem.ProductIDNotIn(i.ProductIDNotIn...))
+	}
+	if i.ProductIDGT != nil {
+		predicates = append(predicates, subscriptionitem.ProductIDGT(*i.ProductIDGT))
+	}
+	if i.ProductIDGTE != nil {
+		predicates = append(predicates, subscriptionitem.ProductIDGTE(*i.ProductIDGTE))
+	}
+	if i.ProductIDLT != nil {
+		predicates = append(predicates, subscriptionitem.ProductIDLT(*i.ProductIDLT))
+	}
+	if i.ProductIDLTE != nil {
+		predicates = append(predicates, subscriptionitem.ProductIDLTE(*i.ProductIDLTE))
+	}
+	if i.ProductIDContains != nil {
+		predicates = append(predicates, subscriptionitem.ProductIDContains(*i.ProductIDContains))
+	}
+	if i.ProductIDHasPrefix != nil {
+		predicates = append(predicates, subscriptionitem.ProductIDHasPrefix(*i.ProductIDHasPrefix))
+	}
+	if i.ProductIDHasSuffix != nil {
+		predicates = append(predicates, subscriptionitem.ProductIDHasSuffix(*i.ProductIDHasSuffix))
+	}
+	if i.ProductIDIsNil {
+		predicates = append(predicates, subscriptionitem.ProductIDIsNil())
+	}
+	if i.ProductIDNotNil {
+		predicates = append(predicates, subscriptionitem.ProductIDNotNil())
+	}
+	if i.ProductIDEqualFold != nil {
+		predicates = append(predicates, subscriptionitem.ProductIDEqualFold(*i.ProductIDEqualFold))
+	}
+	if i.ProductIDContainsFold != nil {
+		predicates = append(predicates, subscriptionitem.ProductIDContainsFold(*i.ProductIDContainsFold))
+	}
+	if i.Status != nil {
+		predicates = append(predicates, subscriptionitem.StatusEQ(*i.Status))
+	}
+	if i.StatusNEQ != nil {
+		predicates = append(predicates, subscriptionitem.StatusNEQ(*i.StatusNEQ))
+	}
+	if len(i.StatusIn) > 0 {
+		predicates = append(predicates, subscriptionitem.StatusIn(i.StatusIn...))
+	}
+	if len(i.StatusNotIn) > 0 {
+		predicates = append(predicates, subscriptionitem.StatusNotIn(i.StatusNotIn...))
+	}
+
+	if i.HasPrices != nil {
+		p := subscriptionitem.HasPrices()
+		if !*i.HasPrices {
+			p = subscriptionitem.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasPricesWith) > 0 {
+		with := make([]predicate.ItemPrice, 0, len(i.HasPricesWith))
+		for _, w := range i.HasPricesWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasPricesWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, subscriptionitem.HasPricesWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptySubscriptionItemWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return subscriptionitem.And(predicates...), nil
+	}
+}
+
+// TestClockWhereInput represents a where input for filtering TestClock queries.
+type TestClockWhereInput struct {
+	Predicates []predicate.TestClock  `json:"-"`
+	Not        *TestClockWhereInput   `json:"not,omitempty"`
+	Or         []*TestClockWhereInput `json:"or,omitempty"`
+	And        []*TestClockWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID             *string  `json:"id,omitempty"`
+	IDNEQ          *string  `json:"idNEQ,omitempty"`
+	IDIn           []string `json:"idIn,omitempty"`
+	IDNotIn        []string `json:"idNotIn,omitempty"`
+	IDGT           *string  `json:"idGT,omitempty"`
+	IDGTE          *string  `json:"idGTE,omitempty"`
+	IDLT           *string  `json:"idLT,omitempty"`
+	IDLTE          *string  `json:"idLTE,omitempty"`
+	IDEqualFold    *string  `json:"idEqualFold,omitempty"`
+	IDContainsFold *string  `json:"idContainsFold,omitempty"`
+
+	// "merchant_id" field predicates.
+	MerchantID             *string  `json:"merchantID,omitempty"`
+	MerchantIDNEQ          *string  `json:"merchantIDNEQ,omitempty"`
+	MerchantIDIn           []string `json:"merchantIDIn,omitempty"`
+	MerchantIDNotIn        []string `json:"merchantIDNotIn,omitempty"`
+	MerchantIDGT           *string  `json:"merchantIDGT,omitempty"`
+	MerchantIDGTE          *string  `json:"merchantIDGTE,omitempty"`
+	MerchantIDLT           *string  `json:"merchantIDLT,omitempty"`
+	MerchantIDLTE          *string  `json:"merchantIDLTE,omitempty"`
+	MerchantIDContains     *string  `json:"merchantIDContains,omitempty"`
+	MerchantIDHasPrefix    *string  `json:"merchantIDHasPrefix,omitempty"`
+	MerchantIDHasSuffix    *string  `json:"merchantIDHasSuffix,omitempty"`
+	MerchantIDEqualFold    *string  `json:"merchantIDEqualFold,omitempty"`
+	MerchantIDContainsFold *string  `json:"merchantIDContainsFold,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "modified_at" field predicates.
+	ModifiedAt      *time.Time  `json:"modifiedAt,omitempty"`
+	ModifiedAtNEQ   *time.Time  `json:"modifiedAtNEQ,omitempty"`
+	ModifiedAtIn    []time.Time `json:"modifiedAtIn,omitempty"`
+	ModifiedAtNotIn []time.Time `json:"modifiedAtNotIn,omitempty"`
+	ModifiedAtGT    *time.Time  `json:"modifiedAtGT,omitempty"`
+	ModifiedAtGTE   *time.Time  `json:"modifiedAtGTE,omitempty"`
+	ModifiedAtLT    *time.Time  `json:"modifiedAtLT,omitempty"`
+	ModifiedAtLTE   *time.Time  `json:"modifiedAtLTE,omitempty"`
+
+	// "name" field predicates.
+	Name             *string  `json:"name,omitempty"`
+	NameNEQ          *string  `json:"nameNEQ,omitempty"`
+	NameIn           []string `json:"nameIn,omitempty"`
+	NameNotIn        []string `json:"nameNotIn,omitempty"`
+	NameGT           *string  `json:"nameGT,omitempty"`
+	NameGTE          *string  `json:"nameGTE,omitempty"`
+	NameLT           *string  `json:"nameLT,omitempty"`
+	NameLTE          *string  `json:"nameLTE,omitempty"`
+	NameContains     *string  `json:"nameContains,omitempty"`
+	NameHasPrefix    *string  `json:"nameHasPrefix,omitempty"`
+	NameHasSuffix    *string  `json:"nameHasSuffix,omitempty"`
+	NameIsNil        bool     `json:"nameIsNil,omitempty"`
+	NameNotNil       bool     `json:"nameNotNil,omitempty"`
+	NameEqualFold    *string  `json:"nameEqualFold,omitempty"`
+	NameContainsFold *string  `json:"nameContainsFold,omitempty"`
+
+	// "frozen_time" field predicates.
+	FrozenTime      *time.Time  `json:"frozenTime,omitempty"`
+	FrozenTimeNEQ   *time.Time  `json:"frozenTimeNEQ,omitempty"`
+	FrozenTimeIn    []time.Time `json:"frozenTimeIn,omitempty"`
+	FrozenTimeNotIn []time.Time `json:"frozenTimeNotIn,omitempty"`
+	FrozenTimeGT    *time.Time  `json:"frozenTimeGT,omitempty"`
+	FrozenTimeGTE   *time.Time  `json:"frozenTimeGTE,omitempty"`
+	FrozenTimeLT    *time.Time  `json:"frozenTimeLT,omitempty"`
+	FrozenTimeLTE   *time.Time  `json:"frozenTimeLTE,omitempty"`
+
+	// "status" field predicates.
+	Status      *testclock.Status  `json:"status,omitempty"`
+	StatusNEQ   *testclock.Status  `json:"statusNEQ,omitempty"`
+	StatusIn    []testclock.Status `json:"statusIn,omitempty"`
+	StatusNotIn []testclock.Status `json:"statusNotIn,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *TestClockWhereInput) AddPredicates(predicates ...predicate.TestClock) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the TestClockWhereInput filter on the TestClockQuery builder.
+func (i *TestClockWhereInput) Filter(q *TestClockQuery) (*TestClockQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyTestClockWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyTestClockWhereInput is returned in case the TestClockWhereInput is empty.
+var ErrEmptyTestClockWhereInput = errors.New("ent: empty predicate TestClockWhereInput")
+
+// P returns a predicate for filtering testclocks.
+// An error is returned if the input is empty or invalid.
+func (i *TestClockWhereInput) P() (predicate.TestClock, error) {
+	var predicates []predicate.TestClock
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, testclock.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.TestClock, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, testclock.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.TestClock, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, testclock.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, testclock.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, testclock.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, testclock.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, testclock.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, testclock.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, testclock.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, testclock.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, testclock.IDLTE(*i.IDLTE))
+	}
+	if i.IDEqualFold != nil {
+		predicates = append(predicates, testclock.IDEqualFold(*i.IDEqualFold))
+	}
+	if i.IDContainsFold != nil {
+		predicates = append(predicates, testclock.IDContainsFold(*i.IDContainsFold))
+	}
+	if i.MerchantID != nil {
+		predicates = append(predicates, testclock.MerchantIDEQ(*i.MerchantID))
+	}
+	if i.MerchantIDNEQ != nil {
+		predicates = append(predicates, testclock.MerchantIDNEQ(*i.MerchantIDNEQ))
+	}
+	if len(i.MerchantIDIn) > 0 {
+		predicates = append(predicates, testclock.MerchantIDIn(i.MerchantIDIn...))
+	}
+	if len(i.MerchantIDNotIn) > 0 {
+		predicates = append(predicates, testclock.MerchantIDNotIn(i.MerchantIDNotIn...))
+	}
+	if i.MerchantIDGT != nil {
+		predicates = append(predicates, testclock.MerchantIDGT(*i.MerchantIDGT))
+	}
+	if i.MerchantIDGTE != nil {
+		predicates = append(predicates, testclock.MerchantIDGTE(*i.MerchantIDGTE))
+	}
+	if i.MerchantIDLT != nil {
+		predicates = append(predicates, testclock.MerchantIDLT(*i.MerchantIDLT))
+	}
+	if i.MerchantIDLTE != nil {
+		predicates = append(predicates, testclock.MerchantIDLTE(*i.MerchantIDLTE))
+	}
+	if i.MerchantIDContains != nil {
+		predicates = append(predicates, testclock.MerchantIDContains(*i.MerchantIDContains))
+	}
+	if i.MerchantIDHasPrefix != nil {
+		predicates = append(predicates, testclock.MerchantIDHasPrefix(*i.MerchantIDHasPrefix))
+	}
+	if i.MerchantIDHasSuffix != nil {
+		predicates = append(predicates, testclock.MerchantIDHasSuffix(*i.MerchantIDHasSuffix))
+	}
+	if i.MerchantIDEqualFold != nil {
+		predicates = append(predicates, testclock.MerchantIDEqualFold(*i.MerchantIDEqualFold))
+	}
+	if i.MerchantIDContainsFold != nil {
+		predicates = append(predicates, testclock.MerchantIDContainsFold(*i.MerchantIDContainsFold))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, testclock.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, testclock.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, testclock.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, testclock.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, testclock.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, testclock.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, testclock.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, testclock.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.ModifiedAt != nil {
+		predicates = append(predicates, testclock.ModifiedAtEQ(*i.ModifiedAt))
+	}
+	if i.ModifiedAtNEQ != nil {
+		predicates = append(predicates, testclock.ModifiedAtNEQ(*i.ModifiedAtNEQ))
+	}
+	if len(i.ModifiedAtIn) > 0 {
+		predicates = append(predicates, testclock.ModifiedAtIn(i.ModifiedAtIn...))
+	}
+	if len(i.ModifiedAtNotIn) > 0 {
+		predicates = append(predicates, testclock.ModifiedAtNotIn(i.ModifiedAtNotIn...))
+	}
+	if i.ModifiedAtGT != nil {
+		predicates = append(predicates, testclock.ModifiedAtGT(*i.ModifiedAtGT))
+	}
+	if i.ModifiedAtGTE != nil {
+		predicates = append(predicates, testclock.ModifiedAtGTE(*i.ModifiedAtGTE))
+	}
+	if i.ModifiedAtLT != nil {
+		predicates = append(predicates, testclock.ModifiedAtLT(*i.ModifiedAtLT))
+	}
+	if i.ModifiedAtLTE != nil {
+		predicates = append(predicates, testclock.ModifiedAtLTE(*i.ModifiedAtLTE))
+	}
+	if i.Name != nil {
+		predicates = append(predicates, testclock.NameEQ(*i.Name))
+	}
+	if i.NameNEQ != nil {
+		predicates = append(predicates, testclock.NameNEQ(*i.NameNEQ))
+	}
+	if len(i.NameIn) > 0 {
+		predicates = append(predicates, testclock.NameIn(i.NameIn...))
+	}
+	if len(i.NameNotIn) > 0 {
+		predicates = append(predicates, testclock.NameNotIn(i.NameNotIn...))
+	}
+	if i.NameGT != nil {
+		predicates = append(predicates, testclock.NameGT(*i.NameGT))
+	}
+	if i.NameGTE != nil {
+		predicates = append(predicates, testclock.NameGTE(*i.NameGTE))
+	}
+	if i.NameLT != nil {
+		predicates = append(predicates, testclock.NameLT(*i.NameLT))
+	}
+	if i.NameLTE != nil {
+		predicates = append(predicates, testclock.NameLTE(*i.NameLTE))
+	}
+	if i.NameContains != nil {
+		predicates = append(predicates, testclock.NameContains(*i.NameContains))
+	}
+	if i.NameHasPrefix != nil {
+		predicates = append(predicates, testclock.NameHasPrefix(*i.NameHasPrefix))
+	}
+	if i.NameHasSuffix != nil {
+		predicates = append(predicates, testclock.NameHasSuffix(*i.NameHasSuffix))
+	}
+	if i.NameIsNil {
+		predicates = append(predicates, testclock.NameIsNil())
+	}
+	if i.NameNotNil {
+		predicates = append(predicates, testclock.NameNotNil())
+	}
+	if i.NameEqualFold != nil {
+		predicates = append(predicates, testclock.NameEqualFold(*i.NameEqualFold))
+	}
+	if i.NameContainsFold != nil {
+		predicates = append(predicates, testclock.NameContainsFold(*i.NameContainsFold))
+	}
+	if i.FrozenTime != nil {
+		predicates = append(predicates, testclock.FrozenTimeEQ(*i.FrozenTime))
+	}
+	if i.FrozenTimeNEQ != nil {
+		predicates = append(predicates, testclock.FrozenTimeNEQ(*i.FrozenTimeNEQ))
+	}
+	if len(i.FrozenTimeIn) > 0 {
+		predicates = append(predicates, testclock.FrozenTimeIn(i.FrozenTimeIn...))
+	}
+	if len(i.FrozenTimeNotIn) > 0 {
+		predicates = append(predicates, testclock.FrozenTimeNotIn(i.FrozenTimeNotIn...))
+	}
+	if i.FrozenTimeGT != nil {
+		predicates = append(predicates, testclock.FrozenTimeGT(*i.FrozenTimeGT))
+	}
+	if i.FrozenTimeGTE != nil {
+		predicates = append(predicates, testclock.FrozenTimeGTE(*i.FrozenTimeGTE))
+	}
+	if i.FrozenTimeLT != nil {
+		predicates = append(predicates, testclock.FrozenTimeLT(*i.FrozenTimeLT))
+	}
+	if i.FrozenTimeLTE != nil {
+		predicates = append(predicates, testclock.FrozenTimeLTE(*i.FrozenTimeLTE))
+	}
+	if i.Status != nil {
+		predicates = append(predicates, testclock.StatusEQ(*i.Status))
+	}
+	if i.StatusNEQ != nil {
+		predicates = append(predicates, testclock.StatusNEQ(*i.StatusNEQ))
+	}
+	if len(i.StatusIn) > 0 {
+		predicates = append(predicates, testclock.StatusIn(i.StatusIn...))
+	}
+	if len(i.StatusNotIn) > 0 {
+		predicates = append(predicates, testclock.StatusNotIn(i.StatusNotIn...))
+	}
+
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyTestClockWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return testclock.And(predicates...), nil
 	}
 }

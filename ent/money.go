@@ -16,6 +16,18 @@ func (_m *Dispute) DisplayAmount() string {
 
 // DisplayAmount is the amount in major units with its currency code,
 // e.g. "USD 12.34" (JPY has no decimals, KWD three).
+func (_m *Invoice) DisplayAmount() string {
+	return _m.Currency.Display(_m.Amount)
+}
+
+// DisplayAmount is the amount in major units with its currency code,
+// e.g. "USD 12.34" (JPY has no decimals, KWD three).
+func (_m *ItemPrice) DisplayAmount() string {
+	return _m.Currency.Display(_m.Amount)
+}
+
+// DisplayAmount is the amount in major units with its currency code,
+// e.g. "USD 12.34" (JPY has no decimals, KWD three).
 func (_m *PaymentAttempt) DisplayAmount() string {
 	return _m.Currency.Display(_m.Amount)
 }

@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"switchyard/ent/apikey"
 	"switchyard/ent/auditentry"
+	"switchyard/ent/billingsubscription"
 	"switchyard/ent/capture"
+	"switchyard/ent/coupon"
 	"switchyard/ent/customer"
 	"switchyard/ent/dispute"
 	"switchyard/ent/event"
@@ -16,6 +18,8 @@ import (
 	"switchyard/ent/gsmrule"
 	"switchyard/ent/incrementalauthorization"
 	"switchyard/ent/invitation"
+	"switchyard/ent/invoice"
+	"switchyard/ent/itemprice"
 	"switchyard/ent/mandate"
 	"switchyard/ent/membership"
 	"switchyard/ent/merchantaccount"
@@ -30,6 +34,8 @@ import (
 	"switchyard/ent/refund"
 	"switchyard/ent/routingalgorithm"
 	"switchyard/ent/schema/schematype"
+	"switchyard/ent/subscriptionitem"
+	"switchyard/ent/testclock"
 	"switchyard/ent/user"
 	"switchyard/ent/webhookdeliverytask"
 	"sync"
@@ -50,7 +56,9 @@ const (
 	// Node types.
 	TypeAPIKey                   = "APIKey"
 	TypeAuditEntry               = "AuditEntry"
+	TypeBillingSubscription      = "BillingSubscription"
 	TypeCapture                  = "Capture"
+	TypeCoupon                   = "Coupon"
 	TypeCustomer                 = "Customer"
 	TypeDispute                  = "Dispute"
 	TypeEvent                    = "Event"
@@ -58,6 +66,8 @@ const (
 	TypeGsmRule                  = "GsmRule"
 	TypeIncrementalAuthorization = "IncrementalAuthorization"
 	TypeInvitation               = "Invitation"
+	TypeInvoice                  = "Invoice"
+	TypeItemPrice                = "ItemPrice"
 	TypeMandate                  = "Mandate"
 	TypeMembership               = "Membership"
 	TypeMerchantAccount          = "MerchantAccount"
@@ -70,6 +80,8 @@ const (
 	TypeProfile                  = "Profile"
 	TypeRefund                   = "Refund"
 	TypeRoutingAlgorithm         = "RoutingAlgorithm"
+	TypeSubscriptionItem         = "SubscriptionItem"
+	TypeTestClock                = "TestClock"
 	TypeUser                     = "User"
 	TypeWebhookDeliveryTask      = "WebhookDeliveryTask"
 )
@@ -1776,6 +1788,2616 @@ func (m *AuditEntryMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown AuditEntry edge %s", name)
 }
 
+// BillingSubscriptionMutation represents an operation that mutates the BillingSubscription nodes in the graph.
+type BillingSubscriptionMutation struct {
+	config
+	op                      Op
+	typ                     string
+	id                      *string
+	merchant_id             *string
+	created_at              *time.Time
+	modified_at             *time.Time
+	profile_id              *string
+	customer_id             *string
+	merchant_reference_id   *string
+	status                  *billingsubscription.Status
+	plan_id                 *string
+	item_price_id           *string
+	coupon_code             *string
+	coupon_periods_used     *int
+	addcoupon_periods_used  *int
+	billing                 *map[string]interface{}
+	shipping                *map[string]interface{}
+	return_url              *string
+	payment_method_id       *string
+	mandate_id              *string
+	merchant_connector_id   *string
+	test_clock_id           *string
+	trial_end               *time.Time
+	current_period_start    *time.Time
+	current_period_end      *time.Time
+	next_billing_at         *time.Time
+	cancel_at_period_end    *bool
+	cancel_at               *time.Time
+	cancelled_at            *time.Time
+	cancel_reason_code      *string
+	pause_at                *time.Time
+	paused_at               *time.Time
+	resume_at               *time.Time
+	metadata                *map[string]interface{}
+	client_secret           *string
+	idempotency_key         *string
+	idempotency_fingerprint *string
+	clearedFields           map[string]struct{}
+	invoices                map[string]struct{}
+	removedinvoices         map[string]struct{}
+	clearedinvoices         bool
+	done                    bool
+	oldValue                func(context.Context) (*BillingSubscription, error)
+	predicates              []predicate.BillingSubscription
+}
+
+var _ ent.Mutation = (*BillingSubscriptionMutation)(nil)
+
+// billingsubscriptionOption allows management of the mutation configuration using functional options.
+type billingsubscriptionOption func(*BillingSubscriptionMutation)
+
+// newBillingSubscriptionMutation creates new mutation for the BillingSubscription entity.
+func newBillingSubscriptionMutation(c config, op Op, opts ...billingsubscriptionOption) *BillingSubscriptionMutation {
+	m := &BillingSubscriptionMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeBillingSubscription,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withBillingSubscriptionID sets the ID field of the mutation.
+func withBillingSubscriptionID(id string) billingsubscriptionOption {
+	return func(m *BillingSubscriptionMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *BillingSubscription
+		)
+		m.oldValue = func(ctx context.Context) (*BillingSubscription, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().BillingSubscription.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withBillingSubscription sets the old BillingSubscription of the mutation.
+func withBillingSubscription(node *BillingSubscription) billingsubscriptionOption {
+	return func(m *BillingSubscriptionMutation) {
+		m.oldValue = func(context.Context) (*BillingSubscription, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m BillingSubscriptionMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m BillingSubscriptionMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of BillingSubscription entities.
+func (m *BillingSubscriptionMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *BillingSubscriptionMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *BillingSubscriptionMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().BillingSubscription.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetMerchantID sets the "merchant_id" field.
+func (m *BillingSubscriptionMutation) SetMerchantID(s string) {
+	m.merchant_id = &s
+}
+
+// MerchantID returns the value of the "merchant_id" field in the mutation.
+func (m *BillingSubscriptionMutation) MerchantID() (r string, exists bool) {
+	v := m.merchant_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMerchantID returns the old "merchant_id" field's value of the BillingSubscription entity.
+// If the BillingSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BillingSubscriptionMutation) OldMerchantID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMerchantID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMerchantID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMerchantID: %w", err)
+	}
+	return oldValue.MerchantID, nil
+}
+
+// ResetMerchantID resets all changes to the "merchant_id" field.
+func (m *BillingSubscriptionMutation) ResetMerchantID() {
+	m.merchant_id = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *BillingSubscriptionMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *BillingSubscriptionMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the BillingSubscription entity.
+// If the BillingSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BillingSubscriptionMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *BillingSubscriptionMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetModifiedAt sets the "modified_at" field.
+func (m *BillingSubscriptionMutation) SetModifiedAt(t time.Time) {
+	m.modified_at = &t
+}
+
+// ModifiedAt returns the value of the "modified_at" field in the mutation.
+func (m *BillingSubscriptionMutation) ModifiedAt() (r time.Time, exists bool) {
+	v := m.modified_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldModifiedAt returns the old "modified_at" field's value of the BillingSubscription entity.
+// If the BillingSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BillingSubscriptionMutation) OldModifiedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldModifiedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldModifiedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldModifiedAt: %w", err)
+	}
+	return oldValue.ModifiedAt, nil
+}
+
+// ResetModifiedAt resets all changes to the "modified_at" field.
+func (m *BillingSubscriptionMutation) ResetModifiedAt() {
+	m.modified_at = nil
+}
+
+// SetProfileID sets the "profile_id" field.
+func (m *BillingSubscriptionMutation) SetProfileID(s string) {
+	m.profile_id = &s
+}
+
+// ProfileID returns the value of the "profile_id" field in the mutation.
+func (m *BillingSubscriptionMutation) ProfileID() (r string, exists bool) {
+	v := m.profile_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProfileID returns the old "profile_id" field's value of the BillingSubscription entity.
+// If the BillingSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BillingSubscriptionMutation) OldProfileID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProfileID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProfileID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProfileID: %w", err)
+	}
+	return oldValue.ProfileID, nil
+}
+
+// ResetProfileID resets all changes to the "profile_id" field.
+func (m *BillingSubscriptionMutation) ResetProfileID() {
+	m.profile_id = nil
+}
+
+// SetCustomerID sets the "customer_id" field.
+func (m *BillingSubscriptionMutation) SetCustomerID(s string) {
+	m.customer_id = &s
+}
+
+// CustomerID returns the value of the "customer_id" field in the mutation.
+func (m *BillingSubscriptionMutation) CustomerID() (r string, exists bool) {
+	v := m.customer_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomerID returns the old "customer_id" field's value of the BillingSubscription entity.
+// If the BillingSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BillingSubscriptionMutation) OldCustomerID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomerID: %w", err)
+	}
+	return oldValue.CustomerID, nil
+}
+
+// ResetCustomerID resets all changes to the "customer_id" field.
+func (m *BillingSubscriptionMutation) ResetCustomerID() {
+	m.customer_id = nil
+}
+
+// SetMerchantReferenceID sets the "merchant_reference_id" field.
+func (m *BillingSubscriptionMutation) SetMerchantReferenceID(s string) {
+	m.merchant_reference_id = &s
+}
+
+// MerchantReferenceID returns the value of the "merchant_reference_id" field in the mutation.
+func (m *BillingSubscriptionMutation) MerchantReferenceID() (r string, exists bool) {
+	v := m.merchant_reference_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMerchantReferenceID returns the old "merchant_reference_id" field's value of the BillingSubscription entity.
+// If the BillingSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BillingSubscriptionMutation) OldMerchantReferenceID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMerchantReferenceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMerchantReferenceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMerchantReferenceID: %w", err)
+	}
+	return oldValue.MerchantReferenceID, nil
+}
+
+// ClearMerchantReferenceID clears the value of the "merchant_reference_id" field.
+func (m *BillingSubscriptionMutation) ClearMerchantReferenceID() {
+	m.merchant_reference_id = nil
+	m.clearedFields[billingsubscription.FieldMerchantReferenceID] = struct{}{}
+}
+
+// MerchantReferenceIDCleared returns if the "merchant_reference_id" field was cleared in this mutation.
+func (m *BillingSubscriptionMutation) MerchantReferenceIDCleared() bool {
+	_, ok := m.clearedFields[billingsubscription.FieldMerchantReferenceID]
+	return ok
+}
+
+// ResetMerchantReferenceID resets all changes to the "merchant_reference_id" field.
+func (m *BillingSubscriptionMutation) ResetMerchantReferenceID() {
+	m.merchant_reference_id = nil
+	delete(m.clearedFields, billingsubscription.FieldMerchantReferenceID)
+}
+
+// SetStatus sets the "status" field.
+func (m *BillingSubscriptionMutation) SetStatus(b billingsubscription.Status) {
+	m.status = &b
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *BillingSubscriptionMutation) Status() (r billingsubscription.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the BillingSubscription entity.
+// If the BillingSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BillingSubscriptionMutation) OldStatus(ctx context.Context) (v billingsubscription.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *BillingSubscriptionMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetPlanID sets the "plan_id" field.
+func (m *BillingSubscriptionMutation) SetPlanID(s string) {
+	m.plan_id = &s
+}
+
+// PlanID returns the value of the "plan_id" field in the mutation.
+func (m *BillingSubscriptionMutation) PlanID() (r string, exists bool) {
+	v := m.plan_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPlanID returns the old "plan_id" field's value of the BillingSubscription entity.
+// If the BillingSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BillingSubscriptionMutation) OldPlanID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPlanID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPlanID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPlanID: %w", err)
+	}
+	return oldValue.PlanID, nil
+}
+
+// ResetPlanID resets all changes to the "plan_id" field.
+func (m *BillingSubscriptionMutation) ResetPlanID() {
+	m.plan_id = nil
+}
+
+// SetItemPriceID sets the "item_price_id" field.
+func (m *BillingSubscriptionMutation) SetItemPriceID(s string) {
+	m.item_price_id = &s
+}
+
+// ItemPriceID returns the value of the "item_price_id" field in the mutation.
+func (m *BillingSubscriptionMutation) ItemPriceID() (r string, exists bool) {
+	v := m.item_price_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldItemPriceID returns the old "item_price_id" field's value of the BillingSubscription entity.
+// If the BillingSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BillingSubscriptionMutation) OldItemPriceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldItemPriceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldItemPriceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldItemPriceID: %w", err)
+	}
+	return oldValue.ItemPriceID, nil
+}
+
+// ResetItemPriceID resets all changes to the "item_price_id" field.
+func (m *BillingSubscriptionMutation) ResetItemPriceID() {
+	m.item_price_id = nil
+}
+
+// SetCouponCode sets the "coupon_code" field.
+func (m *BillingSubscriptionMutation) SetCouponCode(s string) {
+	m.coupon_code = &s
+}
+
+// CouponCode returns the value of the "coupon_code" field in the mutation.
+func (m *BillingSubscriptionMutation) CouponCode() (r string, exists bool) {
+	v := m.coupon_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCouponCode returns the old "coupon_code" field's value of the BillingSubscription entity.
+// If the BillingSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BillingSubscriptionMutation) OldCouponCode(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCouponCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCouponCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCouponCode: %w", err)
+	}
+	return oldValue.CouponCode, nil
+}
+
+// ClearCouponCode clears the value of the "coupon_code" field.
+func (m *BillingSubscriptionMutation) ClearCouponCode() {
+	m.coupon_code = nil
+	m.clearedFields[billingsubscription.FieldCouponCode] = struct{}{}
+}
+
+// CouponCodeCleared returns if the "coupon_code" field was cleared in this mutation.
+func (m *BillingSubscriptionMutation) CouponCodeCleared() bool {
+	_, ok := m.clearedFields[billingsubscription.FieldCouponCode]
+	return ok
+}
+
+// ResetCouponCode resets all changes to the "coupon_code" field.
+func (m *BillingSubscriptionMutation) ResetCouponCode() {
+	m.coupon_code = nil
+	delete(m.clearedFields, billingsubscription.FieldCouponCode)
+}
+
+// SetCouponPeriodsUsed sets the "coupon_periods_used" field.
+func (m *BillingSubscriptionMutation) SetCouponPeriodsUsed(i int) {
+	m.coupon_periods_used = &i
+	m.addcoupon_periods_used = nil
+}
+
+// CouponPeriodsUsed returns the value of the "coupon_periods_used" field in the mutation.
+func (m *BillingSubscriptionMutation) CouponPeriodsUsed() (r int, exists bool) {
+	v := m.coupon_periods_used
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCouponPeriodsUsed returns the old "coupon_periods_used" field's value of the BillingSubscription entity.
+// If the BillingSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BillingSubscriptionMutation) OldCouponPeriodsUsed(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCouponPeriodsUsed is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCouponPeriodsUsed requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCouponPeriodsUsed: %w", err)
+	}
+	return oldValue.CouponPeriodsUsed, nil
+}
+
+// AddCouponPeriodsUsed adds i to the "coupon_periods_used" field.
+func (m *BillingSubscriptionMutation) AddCouponPeriodsUsed(i int) {
+	if m.addcoupon_periods_used != nil {
+		*m.addcoupon_periods_used += i
+	} else {
+		m.addcoupon_periods_used = &i
+	}
+}
+
+// AddedCouponPeriodsUsed returns the value that was added to the "coupon_periods_used" field in this mutation.
+func (m *BillingSubscriptionMutation) AddedCouponPeriodsUsed() (r int, exists bool) {
+	v := m.addcoupon_periods_used
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCouponPeriodsUsed resets all changes to the "coupon_periods_used" field.
+func (m *BillingSubscriptionMutation) ResetCouponPeriodsUsed() {
+	m.coupon_periods_used = nil
+	m.addcoupon_periods_used = nil
+}
+
+// SetBilling sets the "billing" field.
+func (m *BillingSubscriptionMutation) SetBilling(value map[string]interface{}) {
+	m.billing = &value
+}
+
+// Billing returns the value of the "billing" field in the mutation.
+func (m *BillingSubscriptionMutation) Billing() (r map[string]interface{}, exists bool) {
+	v := m.billing
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBilling returns the old "billing" field's value of the BillingSubscription entity.
+// If the BillingSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BillingSubscriptionMutation) OldBilling(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBilling is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBilling requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBilling: %w", err)
+	}
+	return oldValue.Billing, nil
+}
+
+// ClearBilling clears the value of the "billing" field.
+func (m *BillingSubscriptionMutation) ClearBilling() {
+	m.billing = nil
+	m.clearedFields[billingsubscription.FieldBilling] = struct{}{}
+}
+
+// BillingCleared returns if the "billing" field was cleared in this mutation.
+func (m *BillingSubscriptionMutation) BillingCleared() bool {
+	_, ok := m.clearedFields[billingsubscription.FieldBilling]
+	return ok
+}
+
+// ResetBilling resets all changes to the "billing" field.
+func (m *BillingSubscriptionMutation) ResetBilling() {
+	m.billing = nil
+	delete(m.clearedFields, billingsubscription.FieldBilling)
+}
+
+// SetShipping sets the "shipping" field.
+func (m *BillingSubscriptionMutation) SetShipping(value map[string]interface{}) {
+	m.shipping = &value
+}
+
+// Shipping returns the value of the "shipping" field in the mutation.
+func (m *BillingSubscriptionMutation) Shipping() (r map[string]interface{}, exists bool) {
+	v := m.shipping
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldShipping returns the old "shipping" field's value of the BillingSubscription entity.
+// If the BillingSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BillingSubscriptionMutation) OldShipping(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldShipping is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldShipping requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldShipping: %w", err)
+	}
+	return oldValue.Shipping, nil
+}
+
+// ClearShipping clears the value of the "shipping" field.
+func (m *BillingSubscriptionMutation) ClearShipping() {
+	m.shipping = nil
+	m.clearedFields[billingsubscription.FieldShipping] = struct{}{}
+}
+
+// ShippingCleared returns if the "shipping" field was cleared in this mutation.
+func (m *BillingSubscriptionMutation) ShippingCleared() bool {
+	_, ok := m.clearedFields[billingsubscription.FieldShipping]
+	return ok
+}
+
+// ResetShipping resets all changes to the "shipping" field.
+func (m *BillingSubscriptionMutation) ResetShipping() {
+	m.shipping = nil
+	delete(m.clearedFields, billingsubscription.FieldShipping)
+}
+
+// SetReturnURL sets the "return_url" field.
+func (m *BillingSubscriptionMutation) SetReturnURL(s string) {
+	m.return_url = &s
+}
+
+// ReturnURL returns the value of the "return_url" field in the mutation.
+func (m *BillingSubscriptionMutation) ReturnURL() (r string, exists bool) {
+	v := m.return_url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReturnURL returns the old "return_url" field's value of the BillingSubscription entity.
+// If the BillingSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BillingSubscriptionMutation) OldReturnURL(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReturnURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReturnURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReturnURL: %w", err)
+	}
+	return oldValue.ReturnURL, nil
+}
+
+// ClearReturnURL clears the value of the "return_url" field.
+func (m *BillingSubscriptionMutation) ClearReturnURL() {
+	m.return_url = nil
+	m.clearedFields[billingsubscription.FieldReturnURL] = struct{}{}
+}
+
+// ReturnURLCleared returns if the "return_url" field was cleared in this mutation.
+func (m *BillingSubscriptionMutation) ReturnURLCleared() bool {
+	_, ok := m.clearedFields[billingsubscription.FieldReturnURL]
+	return ok
+}
+
+// ResetReturnURL resets all changes to the "return_url" field.
+func (m *BillingSubscriptionMutation) ResetReturnURL() {
+	m.return_url = nil
+	delete(m.clearedFields, billingsubscription.FieldReturnURL)
+}
+
+// SetPaymentMethodID sets the "payment_method_id" field.
+func (m *BillingSubscriptionMutation) SetPaymentMethodID(s string) {
+	m.payment_method_id = &s
+}
+
+// PaymentMethodID returns the value of the "payment_method_id" field in the mutation.
+func (m *BillingSubscriptionMutation) PaymentMethodID() (r string, exists bool) {
+	v := m.payment_method_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaymentMethodID returns the old "payment_method_id" field's value of the BillingSubscription entity.
+// If the BillingSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BillingSubscriptionMutation) OldPaymentMethodID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaymentMethodID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaymentMethodID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaymentMethodID: %w", err)
+	}
+	return oldValue.PaymentMethodID, nil
+}
+
+// ClearPaymentMethodID clears the value of the "payment_method_id" field.
+func (m *BillingSubscriptionMutation) ClearPaymentMethodID() {
+	m.payment_method_id = nil
+	m.clearedFields[billingsubscription.FieldPaymentMethodID] = struct{}{}
+}
+
+// PaymentMethodIDCleared returns if the "payment_method_id" field was cleared in this mutation.
+func (m *BillingSubscriptionMutation) PaymentMethodIDCleared() bool {
+	_, ok := m.clearedFields[billingsubscription.FieldPaymentMethodID]
+	return ok
+}
+
+// ResetPaymentMethodID resets all changes to the "payment_method_id" field.
+func (m *BillingSubscriptionMutation) ResetPaymentMethodID() {
+	m.payment_method_id = nil
+	delete(m.clearedFields, billingsubscription.FieldPaymentMethodID)
+}
+
+// SetMandateID sets the "mandate_id" field.
+func (m *BillingSubscriptionMutation) SetMandateID(s string) {
+	m.mandate_id = &s
+}
+
+// MandateID returns the value of the "mandate_id" field in the mutation.
+func (m *BillingSubscriptionMutation) MandateID() (r string, exists bool) {
+	v := m.mandate_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMandateID returns the old "mandate_id" field's value of the BillingSubscription entity.
+// If the BillingSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BillingSubscriptionMutation) OldMandateID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMandateID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMandateID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMandateID: %w", err)
+	}
+	return oldValue.MandateID, nil
+}
+
+// ClearMandateID clears the value of the "mandate_id" field.
+func (m *BillingSubscriptionMutation) ClearMandateID() {
+	m.mandate_id = nil
+	m.clearedFields[billingsubscription.FieldMandateID] = struct{}{}
+}
+
+// MandateIDCleared returns if the "mandate_id" field was cleared in this mutation.
+func (m *BillingSubscriptionMutation) MandateIDCleared() bool {
+	_, ok := m.clearedFields[billingsubscription.FieldMandateID]
+	return ok
+}
+
+// ResetMandateID resets all changes to the "mandate_id" field.
+func (m *BillingSubscriptionMutation) ResetMandateID() {
+	m.mandate_id = nil
+	delete(m.clearedFields, billingsubscription.FieldMandateID)
+}
+
+// SetMerchantConnectorID sets the "merchant_connector_id" field.
+func (m *BillingSubscriptionMutation) SetMerchantConnectorID(s string) {
+	m.merchant_connector_id = &s
+}
+
+// MerchantConnectorID returns the value of the "merchant_connector_id" field in the mutation.
+func (m *BillingSubscriptionMutation) MerchantConnectorID() (r string, exists bool) {
+	v := m.merchant_connector_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMerchantConnectorID returns the old "merchant_connector_id" field's value of the BillingSubscription entity.
+// If the BillingSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BillingSubscriptionMutation) OldMerchantConnectorID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMerchantConnectorID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMerchantConnectorID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMerchantConnectorID: %w", err)
+	}
+	return oldValue.MerchantConnectorID, nil
+}
+
+// ClearMerchantConnectorID clears the value of the "merchant_connector_id" field.
+func (m *BillingSubscriptionMutation) ClearMerchantConnectorID() {
+	m.merchant_connector_id = nil
+	m.clearedFields[billingsubscription.FieldMerchantConnectorID] = struct{}{}
+}
+
+// MerchantConnectorIDCleared returns if the "merchant_connector_id" field was cleared in this mutation.
+func (m *BillingSubscriptionMutation) MerchantConnectorIDCleared() bool {
+	_, ok := m.clearedFields[billingsubscription.FieldMerchantConnectorID]
+	return ok
+}
+
+// ResetMerchantConnectorID resets all changes to the "merchant_connector_id" field.
+func (m *BillingSubscriptionMutation) ResetMerchantConnectorID() {
+	m.merchant_connector_id = nil
+	delete(m.clearedFields, billingsubscription.FieldMerchantConnectorID)
+}
+
+// SetTestClockID sets the "test_clock_id" field.
+func (m *BillingSubscriptionMutation) SetTestClockID(s string) {
+	m.test_clock_id = &s
+}
+
+// TestClockID returns the value of the "test_clock_id" field in the mutation.
+func (m *BillingSubscriptionMutation) TestClockID() (r string, exists bool) {
+	v := m.test_clock_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTestClockID returns the old "test_clock_id" field's value of the BillingSubscription entity.
+// If the BillingSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BillingSubscriptionMutation) OldTestClockID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTestClockID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTestClockID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTestClockID: %w", err)
+	}
+	return oldValue.TestClockID, nil
+}
+
+// ClearTestClockID clears the value of the "test_clock_id" field.
+func (m *BillingSubscriptionMutation) ClearTestClockID() {
+	m.test_clock_id = nil
+	m.clearedFields[billingsubscription.FieldTestClockID] = struct{}{}
+}
+
+// TestClockIDCleared returns if the "test_clock_id" field was cleared in this mutation.
+func (m *BillingSubscriptionMutation) TestClockIDCleared() bool {
+	_, ok := m.clearedFields[billingsubscription.FieldTestClockID]
+	return ok
+}
+
+// ResetTestClockID resets all changes to the "test_clock_id" field.
+func (m *BillingSubscriptionMutation) ResetTestClockID() {
+	m.test_clock_id = nil
+	delete(m.clearedFields, billingsubscription.FieldTestClockID)
+}
+
+// SetTrialEnd sets the "trial_end" field.
+func (m *BillingSubscriptionMutation) SetTrialEnd(t time.Time) {
+	m.trial_end = &t
+}
+
+// TrialEnd returns the value of the "trial_end" field in the mutation.
+func (m *BillingSubscriptionMutation) TrialEnd() (r time.Time, exists bool) {
+	v := m.trial_end
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTrialEnd returns the old "trial_end" field's value of the BillingSubscription entity.
+// If the BillingSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BillingSubscriptionMutation) OldTrialEnd(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTrialEnd is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTrialEnd requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTrialEnd: %w", err)
+	}
+	return oldValue.TrialEnd, nil
+}
+
+// ClearTrialEnd clears the value of the "trial_end" field.
+func (m *BillingSubscriptionMutation) ClearTrialEnd() {
+	m.trial_end = nil
+	m.clearedFields[billingsubscription.FieldTrialEnd] = struct{}{}
+}
+
+// TrialEndCleared returns if the "trial_end" field was cleared in this mutation.
+func (m *BillingSubscriptionMutation) TrialEndCleared() bool {
+	_, ok := m.clearedFields[billingsubscription.FieldTrialEnd]
+	return ok
+}
+
+// ResetTrialEnd resets all changes to the "trial_end" field.
+func (m *BillingSubscriptionMutation) ResetTrialEnd() {
+	m.trial_end = nil
+	delete(m.clearedFields, billingsubscription.FieldTrialEnd)
+}
+
+// SetCurrentPeriodStart sets the "current_period_start" field.
+func (m *BillingSubscriptionMutation) SetCurrentPeriodStart(t time.Time) {
+	m.current_period_start = &t
+}
+
+// CurrentPeriodStart returns the value of the "current_period_start" field in the mutation.
+func (m *BillingSubscriptionMutation) CurrentPeriodStart() (r time.Time, exists bool) {
+	v := m.current_period_start
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrentPeriodStart returns the old "current_period_start" field's value of the BillingSubscription entity.
+// If the BillingSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BillingSubscriptionMutation) OldCurrentPeriodStart(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrentPeriodStart is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrentPeriodStart requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrentPeriodStart: %w", err)
+	}
+	return oldValue.CurrentPeriodStart, nil
+}
+
+// ClearCurrentPeriodStart clears the value of the "current_period_start" field.
+func (m *BillingSubscriptionMutation) ClearCurrentPeriodStart() {
+	m.current_period_start = nil
+	m.clearedFields[billingsubscription.FieldCurrentPeriodStart] = struct{}{}
+}
+
+// CurrentPeriodStartCleared returns if the "current_period_start" field was cleared in this mutation.
+func (m *BillingSubscriptionMutation) CurrentPeriodStartCleared() bool {
+	_, ok := m.clearedFields[billingsubscription.FieldCurrentPeriodStart]
+	return ok
+}
+
+// ResetCurrentPeriodStart resets all changes to the "current_period_start" field.
+func (m *BillingSubscriptionMutation) ResetCurrentPeriodStart() {
+	m.current_period_start = nil
+	delete(m.clearedFields, billingsubscription.FieldCurrentPeriodStart)
+}
+
+// SetCurrentPeriodEnd sets the "current_period_end" field.
+func (m *BillingSubscriptionMutation) SetCurrentPeriodEnd(t time.Time) {
+	m.current_period_end = &t
+}
+
+// CurrentPeriodEnd returns the value of the "current_period_end" field in the mutation.
+func (m *BillingSubscriptionMutation) CurrentPeriodEnd() (r time.Time, exists bool) {
+	v := m.current_period_end
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrentPeriodEnd returns the old "current_period_end" field's value of the BillingSubscription entity.
+// If the BillingSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BillingSubscriptionMutation) OldCurrentPeriodEnd(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrentPeriodEnd is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrentPeriodEnd requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrentPeriodEnd: %w", err)
+	}
+	return oldValue.CurrentPeriodEnd, nil
+}
+
+// ClearCurrentPeriodEnd clears the value of the "current_period_end" field.
+func (m *BillingSubscriptionMutation) ClearCurrentPeriodEnd() {
+	m.current_period_end = nil
+	m.clearedFields[billingsubscription.FieldCurrentPeriodEnd] = struct{}{}
+}
+
+// CurrentPeriodEndCleared returns if the "current_period_end" field was cleared in this mutation.
+func (m *BillingSubscriptionMutation) CurrentPeriodEndCleared() bool {
+	_, ok := m.clearedFields[billingsubscription.FieldCurrentPeriodEnd]
+	return ok
+}
+
+// ResetCurrentPeriodEnd resets all changes to the "current_period_end" field.
+func (m *BillingSubscriptionMutation) ResetCurrentPeriodEnd() {
+	m.current_period_end = nil
+	delete(m.clearedFields, billingsubscription.FieldCurrentPeriodEnd)
+}
+
+// SetNextBillingAt sets the "next_billing_at" field.
+func (m *BillingSubscriptionMutation) SetNextBillingAt(t time.Time) {
+	m.next_billing_at = &t
+}
+
+// NextBillingAt returns the value of the "next_billing_at" field in the mutation.
+func (m *BillingSubscriptionMutation) NextBillingAt() (r time.Time, exists bool) {
+	v := m.next_billing_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNextBillingAt returns the old "next_billing_at" field's value of the BillingSubscription entity.
+// If the BillingSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BillingSubscriptionMutation) OldNextBillingAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNextBillingAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNextBillingAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNextBillingAt: %w", err)
+	}
+	return oldValue.NextBillingAt, nil
+}
+
+// ClearNextBillingAt clears the value of the "next_billing_at" field.
+func (m *BillingSubscriptionMutation) ClearNextBillingAt() {
+	m.next_billing_at = nil
+	m.clearedFields[billingsubscription.FieldNextBillingAt] = struct{}{}
+}
+
+// NextBillingAtCleared returns if the "next_billing_at" field was cleared in this mutation.
+func (m *BillingSubscriptionMutation) NextBillingAtCleared() bool {
+	_, ok := m.clearedFields[billingsubscription.FieldNextBillingAt]
+	return ok
+}
+
+// ResetNextBillingAt resets all changes to the "next_billing_at" field.
+func (m *BillingSubscriptionMutation) ResetNextBillingAt() {
+	m.next_billing_at = nil
+	delete(m.clearedFields, billingsubscription.FieldNextBillingAt)
+}
+
+// SetCancelAtPeriodEnd sets the "cancel_at_period_end" field.
+func (m *BillingSubscriptionMutation) SetCancelAtPeriodEnd(b bool) {
+	m.cancel_at_period_end = &b
+}
+
+// CancelAtPeriodEnd returns the value of the "cancel_at_period_end" field in the mutation.
+func (m *BillingSubscriptionMutation) CancelAtPeriodEnd() (r bool, exists bool) {
+	v := m.cancel_at_period_end
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCancelAtPeriodEnd returns the old "cancel_at_period_end" field's value of the BillingSubscription entity.
+// If the BillingSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BillingSubscriptionMutation) OldCancelAtPeriodEnd(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCancelAtPeriodEnd is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCancelAtPeriodEnd requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCancelAtPeriodEnd: %w", err)
+	}
+	return oldValue.CancelAtPeriodEnd, nil
+}
+
+// ResetCancelAtPeriodEnd resets all changes to the "cancel_at_period_end" field.
+func (m *BillingSubscriptionMutation) ResetCancelAtPeriodEnd() {
+	m.cancel_at_period_end = nil
+}
+
+// SetCancelAt sets the "cancel_at" field.
+func (m *BillingSubscriptionMutation) SetCancelAt(t time.Time) {
+	m.cancel_at = &t
+}
+
+// CancelAt returns the value of the "cancel_at" field in the mutation.
+func (m *BillingSubscriptionMutation) CancelAt() (r time.Time, exists bool) {
+	v := m.cancel_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCancelAt returns the old "cancel_at" field's value of the BillingSubscription entity.
+// If the BillingSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BillingSubscriptionMutation) OldCancelAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCancelAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCancelAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCancelAt: %w", err)
+	}
+	return oldValue.CancelAt, nil
+}
+
+// ClearCancelAt clears the value of the "cancel_at" field.
+func (m *BillingSubscriptionMutation) ClearCancelAt() {
+	m.cancel_at = nil
+	m.clearedFields[billingsubscription.FieldCancelAt] = struct{}{}
+}
+
+// CancelAtCleared returns if the "cancel_at" field was cleared in this mutation.
+func (m *BillingSubscriptionMutation) CancelAtCleared() bool {
+	_, ok := m.clearedFields[billingsubscription.FieldCancelAt]
+	return ok
+}
+
+// ResetCancelAt resets all changes to the "cancel_at" field.
+func (m *BillingSubscriptionMutation) ResetCancelAt() {
+	m.cancel_at = nil
+	delete(m.clearedFields, billingsubscription.FieldCancelAt)
+}
+
+// SetCancelledAt sets the "cancelled_at" field.
+func (m *BillingSubscriptionMutation) SetCancelledAt(t time.Time) {
+	m.cancelled_at = &t
+}
+
+// CancelledAt returns the value of the "cancelled_at" field in the mutation.
+func (m *BillingSubscriptionMutation) CancelledAt() (r time.Time, exists bool) {
+	v := m.cancelled_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCancelledAt returns the old "cancelled_at" field's value of the BillingSubscription entity.
+// If the BillingSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BillingSubscriptionMutation) OldCancelledAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCancelledAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCancelledAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCancelledAt: %w", err)
+	}
+	return oldValue.CancelledAt, nil
+}
+
+// ClearCancelledAt clears the value of the "cancelled_at" field.
+func (m *BillingSubscriptionMutation) ClearCancelledAt() {
+	m.cancelled_at = nil
+	m.clearedFields[billingsubscription.FieldCancelledAt] = struct{}{}
+}
+
+// CancelledAtCleared returns if the "cancelled_at" field was cleared in this mutation.
+func (m *BillingSubscriptionMutation) CancelledAtCleared() bool {
+	_, ok := m.clearedFields[billingsubscription.FieldCancelledAt]
+	return ok
+}
+
+// ResetCancelledAt resets all changes to the "cancelled_at" field.
+func (m *BillingSubscriptionMutation) ResetCancelledAt() {
+	m.cancelled_at = nil
+	delete(m.clearedFields, billingsubscription.FieldCancelledAt)
+}
+
+// SetCancelReasonCode sets the "cancel_reason_code" field.
+func (m *BillingSubscriptionMutation) SetCancelReasonCode(s string) {
+	m.cancel_reason_code = &s
+}
+
+// CancelReasonCode returns the value of the "cancel_reason_code" field in the mutation.
+func (m *BillingSubscriptionMutation) CancelReasonCode() (r string, exists bool) {
+	v := m.cancel_reason_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCancelReasonCode returns the old "cancel_reason_code" field's value of the BillingSubscription entity.
+// If the BillingSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BillingSubscriptionMutation) OldCancelReasonCode(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCancelReasonCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCancelReasonCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCancelReasonCode: %w", err)
+	}
+	return oldValue.CancelReasonCode, nil
+}
+
+// ClearCancelReasonCode clears the value of the "cancel_reason_code" field.
+func (m *BillingSubscriptionMutation) ClearCancelReasonCode() {
+	m.cancel_reason_code = nil
+	m.clearedFields[billingsubscription.FieldCancelReasonCode] = struct{}{}
+}
+
+// CancelReasonCodeCleared returns if the "cancel_reason_code" field was cleared in this mutation.
+func (m *BillingSubscriptionMutation) CancelReasonCodeCleared() bool {
+	_, ok := m.clearedFields[billingsubscription.FieldCancelReasonCode]
+	return ok
+}
+
+// ResetCancelReasonCode resets all changes to the "cancel_reason_code" field.
+func (m *BillingSubscriptionMutation) ResetCancelReasonCode() {
+	m.cancel_reason_code = nil
+	delete(m.clearedFields, billingsubscription.FieldCancelReasonCode)
+}
+
+// SetPauseAt sets the "pause_at" field.
+func (m *BillingSubscriptionMutation) SetPauseAt(t time.Time) {
+	m.pause_at = &t
+}
+
+// PauseAt returns the value of the "pause_at" field in the mutation.
+func (m *BillingSubscriptionMutation) PauseAt() (r time.Time, exists bool) {
+	v := m.pause_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPauseAt returns the old "pause_at" field's value of the BillingSubscription entity.
+// If the BillingSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BillingSubscriptionMutation) OldPauseAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPauseAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPauseAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPauseAt: %w", err)
+	}
+	return oldValue.PauseAt, nil
+}
+
+// ClearPauseAt clears the value of the "pause_at" field.
+func (m *BillingSubscriptionMutation) ClearPauseAt() {
+	m.pause_at = nil
+	m.clearedFields[billingsubscription.FieldPauseAt] = struct{}{}
+}
+
+// PauseAtCleared returns if the "pause_at" field was cleared in this mutation.
+func (m *BillingSubscriptionMutation) PauseAtCleared() bool {
+	_, ok := m.clearedFields[billingsubscription.FieldPauseAt]
+	return ok
+}
+
+// ResetPauseAt resets all changes to the "pause_at" field.
+func (m *BillingSubscriptionMutation) ResetPauseAt() {
+	m.pause_at = nil
+	delete(m.clearedFields, billingsubscription.FieldPauseAt)
+}
+
+// SetPausedAt sets the "paused_at" field.
+func (m *BillingSubscriptionMutation) SetPausedAt(t time.Time) {
+	m.paused_at = &t
+}
+
+// PausedAt returns the value of the "paused_at" field in the mutation.
+func (m *BillingSubscriptionMutation) PausedAt() (r time.Time, exists bool) {
+	v := m.paused_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPausedAt returns the old "paused_at" field's value of the BillingSubscription entity.
+// If the BillingSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BillingSubscriptionMutation) OldPausedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPausedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPausedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPausedAt: %w", err)
+	}
+	return oldValue.PausedAt, nil
+}
+
+// ClearPausedAt clears the value of the "paused_at" field.
+func (m *BillingSubscriptionMutation) ClearPausedAt() {
+	m.paused_at = nil
+	m.clearedFields[billingsubscription.FieldPausedAt] = struct{}{}
+}
+
+// PausedAtCleared returns if the "paused_at" field was cleared in this mutation.
+func (m *BillingSubscriptionMutation) PausedAtCleared() bool {
+	_, ok := m.clearedFields[billingsubscription.FieldPausedAt]
+	return ok
+}
+
+// ResetPausedAt resets all changes to the "paused_at" field.
+func (m *BillingSubscriptionMutation) ResetPausedAt() {
+	m.paused_at = nil
+	delete(m.clearedFields, billingsubscription.FieldPausedAt)
+}
+
+// SetResumeAt sets the "resume_at" field.
+func (m *BillingSubscriptionMutation) SetResumeAt(t time.Time) {
+	m.resume_at = &t
+}
+
+// ResumeAt returns the value of the "resume_at" field in the mutation.
+func (m *BillingSubscriptionMutation) ResumeAt() (r time.Time, exists bool) {
+	v := m.resume_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldResumeAt returns the old "resume_at" field's value of the BillingSubscription entity.
+// If the BillingSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BillingSubscriptionMutation) OldResumeAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldResumeAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldResumeAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldResumeAt: %w", err)
+	}
+	return oldValue.ResumeAt, nil
+}
+
+// ClearResumeAt clears the value of the "resume_at" field.
+func (m *BillingSubscriptionMutation) ClearResumeAt() {
+	m.resume_at = nil
+	m.clearedFields[billingsubscription.FieldResumeAt] = struct{}{}
+}
+
+// ResumeAtCleared returns if the "resume_at" field was cleared in this mutation.
+func (m *BillingSubscriptionMutation) ResumeAtCleared() bool {
+	_, ok := m.clearedFields[billingsubscription.FieldResumeAt]
+	return ok
+}
+
+// ResetResumeAt resets all changes to the "resume_at" field.
+func (m *BillingSubscriptionMutation) ResetResumeAt() {
+	m.resume_at = nil
+	delete(m.clearedFields, billingsubscription.FieldResumeAt)
+}
+
+// SetMetadata sets the "metadata" field.
+func (m *BillingSubscriptionMutation) SetMetadata(value map[string]interface{}) {
+	m.metadata = &value
+}
+
+// Metadata returns the value of the "metadata" field in the mutation.
+func (m *BillingSubscriptionMutation) Metadata() (r map[string]interface{}, exists bool) {
+	v := m.metadata
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMetadata returns the old "metadata" field's value of the BillingSubscription entity.
+// If the BillingSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BillingSubscriptionMutation) OldMetadata(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMetadata is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMetadata requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMetadata: %w", err)
+	}
+	return oldValue.Metadata, nil
+}
+
+// ClearMetadata clears the value of the "metadata" field.
+func (m *BillingSubscriptionMutation) ClearMetadata() {
+	m.metadata = nil
+	m.clearedFields[billingsubscription.FieldMetadata] = struct{}{}
+}
+
+// MetadataCleared returns if the "metadata" field was cleared in this mutation.
+func (m *BillingSubscriptionMutation) MetadataCleared() bool {
+	_, ok := m.clearedFields[billingsubscription.FieldMetadata]
+	return ok
+}
+
+// ResetMetadata resets all changes to the "metadata" field.
+func (m *BillingSubscriptionMutation) ResetMetadata() {
+	m.metadata = nil
+	delete(m.clearedFields, billingsubscription.FieldMetadata)
+}
+
+// SetClientSecret sets the "client_secret" field.
+func (m *BillingSubscriptionMutation) SetClientSecret(s string) {
+	m.client_secret = &s
+}
+
+// ClientSecret returns the value of the "client_secret" field in the mutation.
+func (m *BillingSubscriptionMutation) ClientSecret() (r string, exists bool) {
+	v := m.client_secret
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClientSecret returns the old "client_secret" field's value of the BillingSubscription entity.
+// If the BillingSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BillingSubscriptionMutation) OldClientSecret(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClientSecret is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClientSecret requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClientSecret: %w", err)
+	}
+	return oldValue.ClientSecret, nil
+}
+
+// ResetClientSecret resets all changes to the "client_secret" field.
+func (m *BillingSubscriptionMutation) ResetClientSecret() {
+	m.client_secret = nil
+}
+
+// SetIdempotencyKey sets the "idempotency_key" field.
+func (m *BillingSubscriptionMutation) SetIdempotencyKey(s string) {
+	m.idempotency_key = &s
+}
+
+// IdempotencyKey returns the value of the "idempotency_key" field in the mutation.
+func (m *BillingSubscriptionMutation) IdempotencyKey() (r string, exists bool) {
+	v := m.idempotency_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIdempotencyKey returns the old "idempotency_key" field's value of the BillingSubscription entity.
+// If the BillingSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BillingSubscriptionMutation) OldIdempotencyKey(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIdempotencyKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIdempotencyKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIdempotencyKey: %w", err)
+	}
+	return oldValue.IdempotencyKey, nil
+}
+
+// ClearIdempotencyKey clears the value of the "idempotency_key" field.
+func (m *BillingSubscriptionMutation) ClearIdempotencyKey() {
+	m.idempotency_key = nil
+	m.clearedFields[billingsubscription.FieldIdempotencyKey] = struct{}{}
+}
+
+// IdempotencyKeyCleared returns if the "idempotency_key" field was cleared in this mutation.
+func (m *BillingSubscriptionMutation) IdempotencyKeyCleared() bool {
+	_, ok := m.clearedFields[billingsubscription.FieldIdempotencyKey]
+	return ok
+}
+
+// ResetIdempotencyKey resets all changes to the "idempotency_key" field.
+func (m *BillingSubscriptionMutation) ResetIdempotencyKey() {
+	m.idempotency_key = nil
+	delete(m.clearedFields, billingsubscription.FieldIdempotencyKey)
+}
+
+// SetIdempotencyFingerprint sets the "idempotency_fingerprint" field.
+func (m *BillingSubscriptionMutation) SetIdempotencyFingerprint(s string) {
+	m.idempotency_fingerprint = &s
+}
+
+// IdempotencyFingerprint returns the value of the "idempotency_fingerprint" field in the mutation.
+func (m *BillingSubscriptionMutation) IdempotencyFingerprint() (r string, exists bool) {
+	v := m.idempotency_fingerprint
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIdempotencyFingerprint returns the old "idempotency_fingerprint" field's value of the BillingSubscription entity.
+// If the BillingSubscription object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BillingSubscriptionMutation) OldIdempotencyFingerprint(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIdempotencyFingerprint is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIdempotencyFingerprint requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIdempotencyFingerprint: %w", err)
+	}
+	return oldValue.IdempotencyFingerprint, nil
+}
+
+// ClearIdempotencyFingerprint clears the value of the "idempotency_fingerprint" field.
+func (m *BillingSubscriptionMutation) ClearIdempotencyFingerprint() {
+	m.idempotency_fingerprint = nil
+	m.clearedFields[billingsubscription.FieldIdempotencyFingerprint] = struct{}{}
+}
+
+// IdempotencyFingerprintCleared returns if the "idempotency_fingerprint" field was cleared in this mutation.
+func (m *BillingSubscriptionMutation) IdempotencyFingerprintCleared() bool {
+	_, ok := m.clearedFields[billingsubscription.FieldIdempotencyFingerprint]
+	return ok
+}
+
+// ResetIdempotencyFingerprint resets all changes to the "idempotency_fingerprint" field.
+func (m *BillingSubscriptionMutation) ResetIdempotencyFingerprint() {
+	m.idempotency_fingerprint = nil
+	delete(m.clearedFields, billingsubscription.FieldIdempotencyFingerprint)
+}
+
+// AddInvoiceIDs adds the "invoices" edge to the Invoice entity by ids.
+func (m *BillingSubscriptionMutation) AddInvoiceIDs(ids ...string) {
+	if m.invoices == nil {
+		m.invoices = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.invoices[ids[i]] = struct{}{}
+	}
+}
+
+// ClearInvoices clears the "invoices" edge to the Invoice entity.
+func (m *BillingSubscriptionMutation) ClearInvoices() {
+	m.clearedinvoices = true
+}
+
+// InvoicesCleared reports if the "invoices" edge to the Invoice entity was cleared.
+func (m *BillingSubscriptionMutation) InvoicesCleared() bool {
+	return m.clearedinvoices
+}
+
+// RemoveInvoiceIDs removes the "invoices" edge to the Invoice entity by IDs.
+func (m *BillingSubscriptionMutation) RemoveInvoiceIDs(ids ...string) {
+	if m.removedinvoices == nil {
+		m.removedinvoices = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.invoices, ids[i])
+		m.removedinvoices[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedInvoices returns the removed IDs of the "invoices" edge to the Invoice entity.
+func (m *BillingSubscriptionMutation) RemovedInvoicesIDs() (ids []string) {
+	for id := range m.removedinvoices {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// InvoicesIDs returns the "invoices" edge IDs in the mutation.
+func (m *BillingSubscriptionMutation) InvoicesIDs() (ids []string) {
+	for id := range m.invoices {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetInvoices resets all changes to the "invoices" edge.
+func (m *BillingSubscriptionMutation) ResetInvoices() {
+	m.invoices = nil
+	m.clearedinvoices = false
+	m.removedinvoices = nil
+}
+
+// Where appends a list predicates to the BillingSubscriptionMutation builder.
+func (m *BillingSubscriptionMutation) Where(ps ...predicate.BillingSubscription) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the BillingSubscriptionMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *BillingSubscriptionMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.BillingSubscription, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *BillingSubscriptionMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *BillingSubscriptionMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (BillingSubscription).
+func (m *BillingSubscriptionMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *BillingSubscriptionMutation) Fields() []string {
+	fields := make([]string, 0, 33)
+	if m.merchant_id != nil {
+		fields = append(fields, billingsubscription.FieldMerchantID)
+	}
+	if m.created_at != nil {
+		fields = append(fields, billingsubscription.FieldCreatedAt)
+	}
+	if m.modified_at != nil {
+		fields = append(fields, billingsubscription.FieldModifiedAt)
+	}
+	if m.profile_id != nil {
+		fields = append(fields, billingsubscription.FieldProfileID)
+	}
+	if m.customer_id != nil {
+		fields = append(fields, billingsubscription.FieldCustomerID)
+	}
+	if m.merchant_reference_id != nil {
+		fields = append(fields, billingsubscription.FieldMerchantReferenceID)
+	}
+	if m.status != nil {
+		fields = append(fields, billingsubscription.FieldStatus)
+	}
+	if m.plan_id != nil {
+		fields = append(fields, billingsubscription.FieldPlanID)
+	}
+	if m.item_price_id != nil {
+		fields = append(fields, billingsubscription.FieldItemPriceID)
+	}
+	if m.coupon_code != nil {
+		fields = append(fields, billingsubscription.FieldCouponCode)
+	}
+	if m.coupon_periods_used != nil {
+		fields = append(fields, billingsubscription.FieldCouponPeriodsUsed)
+	}
+	if m.billing != nil {
+		fields = append(fields, billingsubscription.FieldBilling)
+	}
+	if m.shipping != nil {
+		fields = append(fields, billingsubscription.FieldShipping)
+	}
+	if m.return_url != nil {
+		fields = append(fields, billingsubscription.FieldReturnURL)
+	}
+	if m.payment_method_id != nil {
+		fields = append(fields, billingsubscription.FieldPaymentMethodID)
+	}
+	if m.mandate_id != nil {
+		fields = append(fields, billingsubscription.FieldMandateID)
+	}
+	if m.merchant_connector_id != nil {
+		fields = append(fields, billingsubscription.FieldMerchantConnectorID)
+	}
+	if m.test_clock_id != nil {
+		fields = append(fields, billingsubscription.FieldTestClockID)
+	}
+	if m.trial_end != nil {
+		fields = append(fields, billingsubscription.FieldTrialEnd)
+	}
+	if m.current_period_start != nil {
+		fields = append(fields, billingsubscription.FieldCurrentPeriodStart)
+	}
+	if m.current_period_end != nil {
+		fields = append(fields, billingsubscription.FieldCurrentPeriodEnd)
+	}
+	if m.next_billing_at != nil {
+		fields = append(fields, billingsubscription.FieldNextBillingAt)
+	}
+	if m.cancel_at_period_end != nil {
+		fields = append(fields, billingsubscription.FieldCancelAtPeriodEnd)
+	}
+	if m.cancel_at != nil {
+		fields = append(fields, billingsubscription.FieldCancelAt)
+	}
+	if m.cancelled_at != nil {
+		fields = append(fields, billingsubscription.FieldCancelledAt)
+	}
+	if m.cancel_reason_code != nil {
+		fields = append(fields, billingsubscription.FieldCancelReasonCode)
+	}
+	if m.pause_at != nil {
+		fields = append(fields, billingsubscription.FieldPauseAt)
+	}
+	if m.paused_at != nil {
+		fields = append(fields, billingsubscription.FieldPausedAt)
+	}
+	if m.resume_at != nil {
+		fields = append(fields, billingsubscription.FieldResumeAt)
+	}
+	if m.metadata != nil {
+		fields = append(fields, billingsubscription.FieldMetadata)
+	}
+	if m.client_secret != nil {
+		fields = append(fields, billingsubscription.FieldClientSecret)
+	}
+	if m.idempotency_key != nil {
+		fields = append(fields, billingsubscription.FieldIdempotencyKey)
+	}
+	if m.idempotency_fingerprint != nil {
+		fields = append(fields, billingsubscription.FieldIdempotencyFingerprint)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *BillingSubscriptionMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case billingsubscription.FieldMerchantID:
+		return m.MerchantID()
+	case billingsubscription.FieldCreatedAt:
+		return m.CreatedAt()
+	case billingsubscription.FieldModifiedAt:
+		return m.ModifiedAt()
+	case billingsubscription.FieldProfileID:
+		return m.ProfileID()
+	case billingsubscription.FieldCustomerID:
+		return m.CustomerID()
+	case billingsubscription.FieldMerchantReferenceID:
+		return m.MerchantReferenceID()
+	case billingsubscription.FieldStatus:
+		return m.Status()
+	case billingsubscription.FieldPlanID:
+		return m.PlanID()
+	case billingsubscription.FieldItemPriceID:
+		return m.ItemPriceID()
+	case billingsubscription.FieldCouponCode:
+		return m.CouponCode()
+	case billingsubscription.FieldCouponPeriodsUsed:
+		return m.CouponPeriodsUsed()
+	case billingsubscription.FieldBilling:
+		return m.Billing()
+	case billingsubscription.FieldShipping:
+		return m.Shipping()
+	case billingsubscription.FieldReturnURL:
+		return m.ReturnURL()
+	case billingsubscription.FieldPaymentMethodID:
+		return m.PaymentMethodID()
+	case billingsubscription.FieldMandateID:
+		return m.MandateID()
+	case billingsubscription.FieldMerchantConnectorID:
+		return m.MerchantConnectorID()
+	case billingsubscription.FieldTestClockID:
+		return m.TestClockID()
+	case billingsubscription.FieldTrialEnd:
+		return m.TrialEnd()
+	case billingsubscription.FieldCurrentPeriodStart:
+		return m.CurrentPeriodStart()
+	case billingsubscription.FieldCurrentPeriodEnd:
+		return m.CurrentPeriodEnd()
+	case billingsubscription.FieldNextBillingAt:
+		return m.NextBillingAt()
+	case billingsubscription.FieldCancelAtPeriodEnd:
+		return m.CancelAtPeriodEnd()
+	case billingsubscription.FieldCancelAt:
+		return m.CancelAt()
+	case billingsubscription.FieldCancelledAt:
+		return m.CancelledAt()
+	case billingsubscription.FieldCancelReasonCode:
+		return m.CancelReasonCode()
+	case billingsubscription.FieldPauseAt:
+		return m.PauseAt()
+	case billingsubscription.FieldPausedAt:
+		return m.PausedAt()
+	case billingsubscription.FieldResumeAt:
+		return m.ResumeAt()
+	case billingsubscription.FieldMetadata:
+		return m.Metadata()
+	case billingsubscription.FieldClientSecret:
+		return m.ClientSecret()
+	case billingsubscription.FieldIdempotencyKey:
+		return m.IdempotencyKey()
+	case billingsubscription.FieldIdempotencyFingerprint:
+		return m.IdempotencyFingerprint()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *BillingSubscriptionMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case billingsubscription.FieldMerchantID:
+		return m.OldMerchantID(ctx)
+	case billingsubscription.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case billingsubscription.FieldModifiedAt:
+		return m.OldModifiedAt(ctx)
+	case billingsubscription.FieldProfileID:
+		return m.OldProfileID(ctx)
+	case billingsubscription.FieldCustomerID:
+		return m.OldCustomerID(ctx)
+	case billingsubscription.FieldMerchantReferenceID:
+		return m.OldMerchantReferenceID(ctx)
+	case billingsubscription.FieldStatus:
+		return m.OldStatus(ctx)
+	case billingsubscription.FieldPlanID:
+		return m.OldPlanID(ctx)
+	case billingsubscription.FieldItemPriceID:
+		return m.OldItemPriceID(ctx)
+	case billingsubscription.FieldCouponCode:
+		return m.OldCouponCode(ctx)
+	case billingsubscription.FieldCouponPeriodsUsed:
+		return m.OldCouponPeriodsUsed(ctx)
+	case billingsubscription.FieldBilling:
+		return m.OldBilling(ctx)
+	case billingsubscription.FieldShipping:
+		return m.OldShipping(ctx)
+	case billingsubscription.FieldReturnURL:
+		return m.OldReturnURL(ctx)
+	case billingsubscription.FieldPaymentMethodID:
+		return m.OldPaymentMethodID(ctx)
+	case billingsubscription.FieldMandateID:
+		return m.OldMandateID(ctx)
+	case billingsubscription.FieldMerchantConnectorID:
+		return m.OldMerchantConnectorID(ctx)
+	case billingsubscription.FieldTestClockID:
+		return m.OldTestClockID(ctx)
+	case billingsubscription.FieldTrialEnd:
+		return m.OldTrialEnd(ctx)
+	case billingsubscription.FieldCurrentPeriodStart:
+		return m.OldCurrentPeriodStart(ctx)
+	case billingsubscription.FieldCurrentPeriodEnd:
+		return m.OldCurrentPeriodEnd(ctx)
+	case billingsubscription.FieldNextBillingAt:
+		return m.OldNextBillingAt(ctx)
+	case billingsubscription.FieldCancelAtPeriodEnd:
+		return m.OldCancelAtPeriodEnd(ctx)
+	case billingsubscription.FieldCancelAt:
+		return m.OldCancelAt(ctx)
+	case billingsubscription.FieldCancelledAt:
+		return m.OldCancelledAt(ctx)
+	case billingsubscription.FieldCancelReasonCode:
+		return m.OldCancelReasonCode(ctx)
+	case billingsubscription.FieldPauseAt:
+		return m.OldPauseAt(ctx)
+	case billingsubscription.FieldPausedAt:
+		return m.OldPausedAt(ctx)
+	case billingsubscription.FieldResumeAt:
+		return m.OldResumeAt(ctx)
+	case billingsubscription.FieldMetadata:
+		return m.OldMetadata(ctx)
+	case billingsubscription.FieldClientSecret:
+		return m.OldClientSecret(ctx)
+	case billingsubscription.FieldIdempotencyKey:
+		return m.OldIdempotencyKey(ctx)
+	case billingsubscription.FieldIdempotencyFingerprint:
+		return m.OldIdempotencyFingerprint(ctx)
+	}
+	return nil, fmt.Errorf("unknown BillingSubscription field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *BillingSubscriptionMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case billingsubscription.FieldMerchantID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMerchantID(v)
+		return nil
+	case billingsubscription.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case billingsubscription.FieldModifiedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModifiedAt(v)
+		return nil
+	case billingsubscription.FieldProfileID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProfileID(v)
+		return nil
+	case billingsubscription.FieldCustomerID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomerID(v)
+		return nil
+	case billingsubscription.FieldMerchantReferenceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMerchantReferenceID(v)
+		return nil
+	case billingsubscription.FieldStatus:
+		v, ok := value.(billingsubscription.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case billingsubscription.FieldPlanID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPlanID(v)
+		return nil
+	case billingsubscription.FieldItemPriceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetItemPriceID(v)
+		return nil
+	case billingsubscription.FieldCouponCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCouponCode(v)
+		return nil
+	case billingsubscription.FieldCouponPeriodsUsed:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCouponPeriodsUsed(v)
+		return nil
+	case billingsubscription.FieldBilling:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBilling(v)
+		return nil
+	case billingsubscription.FieldShipping:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetShipping(v)
+		return nil
+	case billingsubscription.FieldReturnURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReturnURL(v)
+		return nil
+	case billingsubscription.FieldPaymentMethodID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaymentMethodID(v)
+		return nil
+	case billingsubscription.FieldMandateID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMandateID(v)
+		return nil
+	case billingsubscription.FieldMerchantConnectorID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMerchantConnectorID(v)
+		return nil
+	case billingsubscription.FieldTestClockID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTestClockID(v)
+		return nil
+	case billingsubscription.FieldTrialEnd:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTrialEnd(v)
+		return nil
+	case billingsubscription.FieldCurrentPeriodStart:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrentPeriodStart(v)
+		return nil
+	case billingsubscription.FieldCurrentPeriodEnd:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrentPeriodEnd(v)
+		return nil
+	case billingsubscription.FieldNextBillingAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNextBillingAt(v)
+		return nil
+	case billingsubscription.FieldCancelAtPeriodEnd:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCancelAtPeriodEnd(v)
+		return nil
+	case billingsubscription.FieldCancelAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCancelAt(v)
+		return nil
+	case billingsubscription.FieldCancelledAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCancelledAt(v)
+		return nil
+	case billingsubscription.FieldCancelReasonCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCancelReasonCode(v)
+		return nil
+	case billingsubscription.FieldPauseAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPauseAt(v)
+		return nil
+	case billingsubscription.FieldPausedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPausedAt(v)
+		return nil
+	case billingsubscription.FieldResumeAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetResumeAt(v)
+		return nil
+	case billingsubscription.FieldMetadata:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMetadata(v)
+		return nil
+	case billingsubscription.FieldClientSecret:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClientSecret(v)
+		return nil
+	case billingsubscription.FieldIdempotencyKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIdempotencyKey(v)
+		return nil
+	case billingsubscription.FieldIdempotencyFingerprint:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIdempotencyFingerprint(v)
+		return nil
+	}
+	return fmt.Errorf("unknown BillingSubscription field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *BillingSubscriptionMutation) AddedFields() []string {
+	var fields []string
+	if m.addcoupon_periods_used != nil {
+		fields = append(fields, billingsubscription.FieldCouponPeriodsUsed)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *BillingSubscriptionMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case billingsubscription.FieldCouponPeriodsUsed:
+		return m.AddedCouponPeriodsUsed()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *BillingSubscriptionMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case billingsubscription.FieldCouponPeriodsUsed:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCouponPeriodsUsed(v)
+		return nil
+	}
+	return fmt.Errorf("unknown BillingSubscription numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *BillingSubscriptionMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(billingsubscription.FieldMerchantReferenceID) {
+		fields = append(fields, billingsubscription.FieldMerchantReferenceID)
+	}
+	if m.FieldCleared(billingsubscription.FieldCouponCode) {
+		fields = append(fields, billingsubscription.FieldCouponCode)
+	}
+	if m.FieldCleared(billingsubscription.FieldBilling) {
+		fields = append(fields, billingsubscription.FieldBilling)
+	}
+	if m.FieldCleared(billingsubscription.FieldShipping) {
+		fields = append(fields, billingsubscription.FieldShipping)
+	}
+	if m.FieldCleared(billingsubscription.FieldReturnURL) {
+		fields = append(fields, billingsubscription.FieldReturnURL)
+	}
+	if m.FieldCleared(billingsubscription.FieldPaymentMethodID) {
+		fields = append(fields, billingsubscription.FieldPaymentMethodID)
+	}
+	if m.FieldCleared(billingsubscription.FieldMandateID) {
+		fields = append(fields, billingsubscription.FieldMandateID)
+	}
+	if m.FieldCleared(billingsubscription.FieldMerchantConnectorID) {
+		fields = append(fields, billingsubscription.FieldMerchantConnectorID)
+	}
+	if m.FieldCleared(billingsubscription.FieldTestClockID) {
+		fields = append(fields, billingsubscription.FieldTestClockID)
+	}
+	if m.FieldCleared(billingsubscription.FieldTrialEnd) {
+		fields = append(fields, billingsubscription.FieldTrialEnd)
+	}
+	if m.FieldCleared(billingsubscription.FieldCurrentPeriodStart) {
+		fields = append(fields, billingsubscription.FieldCurrentPeriodStart)
+	}
+	if m.FieldCleared(billingsubscription.FieldCurrentPeriodEnd) {
+		fields = append(fields, billingsubscription.FieldCurrentPeriodEnd)
+	}
+	if m.FieldCleared(billingsubscription.FieldNextBillingAt) {
+		fields = append(fields, billingsubscription.FieldNextBillingAt)
+	}
+	if m.FieldCleared(billingsubscription.FieldCancelAt) {
+		fields = append(fields, billingsubscription.FieldCancelAt)
+	}
+	if m.FieldCleared(billingsubscription.FieldCancelledAt) {
+		fields = append(fields, billingsubscription.FieldCancelledAt)
+	}
+	if m.FieldCleared(billingsubscription.FieldCancelReasonCode) {
+		fields = append(fields, billingsubscription.FieldCancelReasonCode)
+	}
+	if m.FieldCleared(billingsubscription.FieldPauseAt) {
+		fields = append(fields, billingsubscription.FieldPauseAt)
+	}
+	if m.FieldCleared(billingsubscription.FieldPausedAt) {
+		fields = append(fields, billingsubscription.FieldPausedAt)
+	}
+	if m.FieldCleared(billingsubscription.FieldResumeAt) {
+		fields = append(fields, billingsubscription.FieldResumeAt)
+	}
+	if m.FieldCleared(billingsubscription.FieldMetadata) {
+		fields = append(fields, billingsubscription.FieldMetadata)
+	}
+	if m.FieldCleared(billingsubscription.FieldIdempotencyKey) {
+		fields = append(fields, billingsubscription.FieldIdempotencyKey)
+	}
+	if m.FieldCleared(billingsubscription.FieldIdempotencyFingerprint) {
+		fields = append(fields, billingsubscription.FieldIdempotencyFingerprint)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *BillingSubscriptionMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *BillingSubscriptionMutation) ClearField(name string) error {
+	switch name {
+	case billingsubscription.FieldMerchantReferenceID:
+		m.ClearMerchantReferenceID()
+		return nil
+	case billingsubscription.FieldCouponCode:
+		m.ClearCouponCode()
+		return nil
+	case billingsubscription.FieldBilling:
+		m.ClearBilling()
+		return nil
+	case billingsubscription.FieldShipping:
+		m.ClearShipping()
+		return nil
+	case billingsubscription.FieldReturnURL:
+		m.ClearReturnURL()
+		return nil
+	case billingsubscription.FieldPaymentMethodID:
+		m.ClearPaymentMethodID()
+		return nil
+	case billingsubscription.FieldMandateID:
+		m.ClearMandateID()
+		return nil
+	case billingsubscription.FieldMerchantConnectorID:
+		m.ClearMerchantConnectorID()
+		return nil
+	case billingsubscription.FieldTestClockID:
+		m.ClearTestClockID()
+		return nil
+	case billingsubscription.FieldTrialEnd:
+		m.ClearTrialEnd()
+		return nil
+	case billingsubscription.FieldCurrentPeriodStart:
+		m.ClearCurrentPeriodStart()
+		return nil
+	case billingsubscription.FieldCurrentPeriodEnd:
+		m.ClearCurrentPeriodEnd()
+		return nil
+	case billingsubscription.FieldNextBillingAt:
+		m.ClearNextBillingAt()
+		return nil
+	case billingsubscription.FieldCancelAt:
+		m.ClearCancelAt()
+		return nil
+	case billingsubscription.FieldCancelledAt:
+		m.ClearCancelledAt()
+		return nil
+	case billingsubscription.FieldCancelReasonCode:
+		m.ClearCancelReasonCode()
+		return nil
+	case billingsubscription.FieldPauseAt:
+		m.ClearPauseAt()
+		return nil
+	case billingsubscription.FieldPausedAt:
+		m.ClearPausedAt()
+		return nil
+	case billingsubscription.FieldResumeAt:
+		m.ClearResumeAt()
+		return nil
+	case billingsubscription.FieldMetadata:
+		m.ClearMetadata()
+		return nil
+	case billingsubscription.FieldIdempotencyKey:
+		m.ClearIdempotencyKey()
+		return nil
+	case billingsubscription.FieldIdempotencyFingerprint:
+		m.ClearIdempotencyFingerprint()
+		return nil
+	}
+	return fmt.Errorf("unknown BillingSubscription nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *BillingSubscriptionMutation) ResetField(name string) error {
+	switch name {
+	case billingsubscription.FieldMerchantID:
+		m.ResetMerchantID()
+		return nil
+	case billingsubscription.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case billingsubscription.FieldModifiedAt:
+		m.ResetModifiedAt()
+		return nil
+	case billingsubscription.FieldProfileID:
+		m.ResetProfileID()
+		return nil
+	case billingsubscription.FieldCustomerID:
+		m.ResetCustomerID()
+		return nil
+	case billingsubscription.FieldMerchantReferenceID:
+		m.ResetMerchantReferenceID()
+		return nil
+	case billingsubscription.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case billingsubscription.FieldPlanID:
+		m.ResetPlanID()
+		return nil
+	case billingsubscription.FieldItemPriceID:
+		m.ResetItemPriceID()
+		return nil
+	case billingsubscription.FieldCouponCode:
+		m.ResetCouponCode()
+		return nil
+	case billingsubscription.FieldCouponPeriodsUsed:
+		m.ResetCouponPeriodsUsed()
+		return nil
+	case billingsubscription.FieldBilling:
+		m.ResetBilling()
+		return nil
+	case billingsubscription.FieldShipping:
+		m.ResetShipping()
+		return nil
+	case billingsubscription.FieldReturnURL:
+		m.ResetReturnURL()
+		return nil
+	case billingsubscription.FieldPaymentMethodID:
+		m.ResetPaymentMethodID()
+		return nil
+	case billingsubscription.FieldMandateID:
+		m.ResetMandateID()
+		return nil
+	case billingsubscription.FieldMerchantConnectorID:
+		m.ResetMerchantConnectorID()
+		return nil
+	case billingsubscription.FieldTestClockID:
+		m.ResetTestClockID()
+		return nil
+	case billingsubscription.FieldTrialEnd:
+		m.ResetTrialEnd()
+		return nil
+	case billingsubscription.FieldCurrentPeriodStart:
+		m.ResetCurrentPeriodStart()
+		return nil
+	case billingsubscription.FieldCurrentPeriodEnd:
+		m.ResetCurrentPeriodEnd()
+		return nil
+	case billingsubscription.FieldNextBillingAt:
+		m.ResetNextBillingAt()
+		return nil
+	case billingsubscription.FieldCancelAtPeriodEnd:
+		m.ResetCancelAtPeriodEnd()
+		return nil
+	case billingsubscription.FieldCancelAt:
+		m.ResetCancelAt()
+		return nil
+	case billingsubscription.FieldCancelledAt:
+		m.ResetCancelledAt()
+		return nil
+	case billingsubscription.FieldCancelReasonCode:
+		m.ResetCancelReasonCode()
+		return nil
+	case billingsubscription.FieldPauseAt:
+		m.ResetPauseAt()
+		return nil
+	case billingsubscription.FieldPausedAt:
+		m.ResetPausedAt()
+		return nil
+	case billingsubscription.FieldResumeAt:
+		m.ResetResumeAt()
+		return nil
+	case billingsubscription.FieldMetadata:
+		m.ResetMetadata()
+		return nil
+	case billingsubscription.FieldClientSecret:
+		m.ResetClientSecret()
+		return nil
+	case billingsubscription.FieldIdempotencyKey:
+		m.ResetIdempotencyKey()
+		return nil
+	case billingsubscription.FieldIdempotencyFingerprint:
+		m.ResetIdempotencyFingerprint()
+		return nil
+	}
+	return fmt.Errorf("unknown BillingSubscription field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *BillingSubscriptionMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.invoices != nil {
+		edges = append(edges, billingsubscription.EdgeInvoices)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *BillingSubscriptionMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case billingsubscription.EdgeInvoices:
+		ids := make([]ent.Value, 0, len(m.invoices))
+		for id := range m.invoices {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *BillingSubscriptionMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.removedinvoices != nil {
+		edges = append(edges, billingsubscription.EdgeInvoices)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *BillingSubscriptionMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case billingsubscription.EdgeInvoices:
+		ids := make([]ent.Value, 0, len(m.removedinvoices))
+		for id := range m.removedinvoices {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *BillingSubscriptionMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedinvoices {
+		edges = append(edges, billingsubscription.EdgeInvoices)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *BillingSubscriptionMutation) EdgeCleared(name string) bool {
+	switch name {
+	case billingsubscription.EdgeInvoices:
+		return m.clearedinvoices
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *BillingSubscriptionMutation) ClearEdge(name string) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown BillingSubscription unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *BillingSubscriptionMutation) ResetEdge(name string) error {
+	switch name {
+	case billingsubscription.EdgeInvoices:
+		m.ResetInvoices()
+		return nil
+	}
+	return fmt.Errorf("unknown BillingSubscription edge %s", name)
+}
+
 // CaptureMutation represents an operation that mutates the Capture nodes in the graph.
 type CaptureMutation struct {
 	config
@@ -3115,6 +5737,1208 @@ func (m *CaptureMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Capture edge %s", name)
+}
+
+// CouponMutation represents an operation that mutates the Coupon nodes in the graph.
+type CouponMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *string
+	merchant_id         *string
+	created_at          *time.Time
+	modified_at         *time.Time
+	code                *string
+	name                *string
+	discount_type       *coupon.DiscountType
+	percent_off_bps     *int
+	addpercent_off_bps  *int
+	amount_off          *int64
+	addamount_off       *int64
+	currency            *schematype.Currency
+	duration            *coupon.Duration
+	duration_periods    *int
+	addduration_periods *int
+	valid_till          *time.Time
+	status              *coupon.Status
+	clearedFields       map[string]struct{}
+	done                bool
+	oldValue            func(context.Context) (*Coupon, error)
+	predicates          []predicate.Coupon
+}
+
+var _ ent.Mutation = (*CouponMutation)(nil)
+
+// couponOption allows management of the mutation configuration using functional options.
+type couponOption func(*CouponMutation)
+
+// newCouponMutation creates new mutation for the Coupon entity.
+func newCouponMutation(c config, op Op, opts ...couponOption) *CouponMutation {
+	m := &CouponMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCoupon,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCouponID sets the ID field of the mutation.
+func withCouponID(id string) couponOption {
+	return func(m *CouponMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Coupon
+		)
+		m.oldValue = func(ctx context.Context) (*Coupon, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Coupon.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCoupon sets the old Coupon of the mutation.
+func withCoupon(node *Coupon) couponOption {
+	return func(m *CouponMutation) {
+		m.oldValue = func(context.Context) (*Coupon, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CouponMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CouponMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of Coupon entities.
+func (m *CouponMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CouponMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CouponMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Coupon.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetMerchantID sets the "merchant_id" field.
+func (m *CouponMutation) SetMerchantID(s string) {
+	m.merchant_id = &s
+}
+
+// MerchantID returns the value of the "merchant_id" field in the mutation.
+func (m *CouponMutation) MerchantID() (r string, exists bool) {
+	v := m.merchant_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMerchantID returns the old "merchant_id" field's value of the Coupon entity.
+// If the Coupon object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CouponMutation) OldMerchantID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMerchantID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMerchantID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMerchantID: %w", err)
+	}
+	return oldValue.MerchantID, nil
+}
+
+// ResetMerchantID resets all changes to the "merchant_id" field.
+func (m *CouponMutation) ResetMerchantID() {
+	m.merchant_id = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *CouponMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *CouponMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Coupon entity.
+// If the Coupon object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CouponMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *CouponMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetModifiedAt sets the "modified_at" field.
+func (m *CouponMutation) SetModifiedAt(t time.Time) {
+	m.modified_at = &t
+}
+
+// ModifiedAt returns the value of the "modified_at" field in the mutation.
+func (m *CouponMutation) ModifiedAt() (r time.Time, exists bool) {
+	v := m.modified_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldModifiedAt returns the old "modified_at" field's value of the Coupon entity.
+// If the Coupon object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CouponMutation) OldModifiedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldModifiedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldModifiedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldModifiedAt: %w", err)
+	}
+	return oldValue.ModifiedAt, nil
+}
+
+// ResetModifiedAt resets all changes to the "modified_at" field.
+func (m *CouponMutation) ResetModifiedAt() {
+	m.modified_at = nil
+}
+
+// SetCode sets the "code" field.
+func (m *CouponMutation) SetCode(s string) {
+	m.code = &s
+}
+
+// Code returns the value of the "code" field in the mutation.
+func (m *CouponMutation) Code() (r string, exists bool) {
+	v := m.code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCode returns the old "code" field's value of the Coupon entity.
+// If the Coupon object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CouponMutation) OldCode(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCode: %w", err)
+	}
+	return oldValue.Code, nil
+}
+
+// ResetCode resets all changes to the "code" field.
+func (m *CouponMutation) ResetCode() {
+	m.code = nil
+}
+
+// SetName sets the "name" field.
+func (m *CouponMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *CouponMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the Coupon entity.
+// If the Coupon object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CouponMutation) OldName(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ClearName clears the value of the "name" field.
+func (m *CouponMutation) ClearName() {
+	m.name = nil
+	m.clearedFields[coupon.FieldName] = struct{}{}
+}
+
+// NameCleared returns if the "name" field was cleared in this mutation.
+func (m *CouponMutation) NameCleared() bool {
+	_, ok := m.clearedFields[coupon.FieldName]
+	return ok
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *CouponMutation) ResetName() {
+	m.name = nil
+	delete(m.clearedFields, coupon.FieldName)
+}
+
+// SetDiscountType sets the "discount_type" field.
+func (m *CouponMutation) SetDiscountType(ct coupon.DiscountType) {
+	m.discount_type = &ct
+}
+
+// DiscountType returns the value of the "discount_type" field in the mutation.
+func (m *CouponMutation) DiscountType() (r coupon.DiscountType, exists bool) {
+	v := m.discount_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDiscountType returns the old "discount_type" field's value of the Coupon entity.
+// If the Coupon object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CouponMutation) OldDiscountType(ctx context.Context) (v coupon.DiscountType, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDiscountType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDiscountType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDiscountType: %w", err)
+	}
+	return oldValue.DiscountType, nil
+}
+
+// ResetDiscountType resets all changes to the "discount_type" field.
+func (m *CouponMutation) ResetDiscountType() {
+	m.discount_type = nil
+}
+
+// SetPercentOffBps sets the "percent_off_bps" field.
+func (m *CouponMutation) SetPercentOffBps(i int) {
+	m.percent_off_bps = &i
+	m.addpercent_off_bps = nil
+}
+
+// PercentOffBps returns the value of the "percent_off_bps" field in the mutation.
+func (m *CouponMutation) PercentOffBps() (r int, exists bool) {
+	v := m.percent_off_bps
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPercentOffBps returns the old "percent_off_bps" field's value of the Coupon entity.
+// If the Coupon object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CouponMutation) OldPercentOffBps(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPercentOffBps is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPercentOffBps requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPercentOffBps: %w", err)
+	}
+	return oldValue.PercentOffBps, nil
+}
+
+// AddPercentOffBps adds i to the "percent_off_bps" field.
+func (m *CouponMutation) AddPercentOffBps(i int) {
+	if m.addpercent_off_bps != nil {
+		*m.addpercent_off_bps += i
+	} else {
+		m.addpercent_off_bps = &i
+	}
+}
+
+// AddedPercentOffBps returns the value that was added to the "percent_off_bps" field in this mutation.
+func (m *CouponMutation) AddedPercentOffBps() (r int, exists bool) {
+	v := m.addpercent_off_bps
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPercentOffBps clears the value of the "percent_off_bps" field.
+func (m *CouponMutation) ClearPercentOffBps() {
+	m.percent_off_bps = nil
+	m.addpercent_off_bps = nil
+	m.clearedFields[coupon.FieldPercentOffBps] = struct{}{}
+}
+
+// PercentOffBpsCleared returns if the "percent_off_bps" field was cleared in this mutation.
+func (m *CouponMutation) PercentOffBpsCleared() bool {
+	_, ok := m.clearedFields[coupon.FieldPercentOffBps]
+	return ok
+}
+
+// ResetPercentOffBps resets all changes to the "percent_off_bps" field.
+func (m *CouponMutation) ResetPercentOffBps() {
+	m.percent_off_bps = nil
+	m.addpercent_off_bps = nil
+	delete(m.clearedFields, coupon.FieldPercentOffBps)
+}
+
+// SetAmountOff sets the "amount_off" field.
+func (m *CouponMutation) SetAmountOff(i int64) {
+	m.amount_off = &i
+	m.addamount_off = nil
+}
+
+// AmountOff returns the value of the "amount_off" field in the mutation.
+func (m *CouponMutation) AmountOff() (r int64, exists bool) {
+	v := m.amount_off
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAmountOff returns the old "amount_off" field's value of the Coupon entity.
+// If the Coupon object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CouponMutation) OldAmountOff(ctx context.Context) (v *int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAmountOff is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAmountOff requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAmountOff: %w", err)
+	}
+	return oldValue.AmountOff, nil
+}
+
+// AddAmountOff adds i to the "amount_off" field.
+func (m *CouponMutation) AddAmountOff(i int64) {
+	if m.addamount_off != nil {
+		*m.addamount_off += i
+	} else {
+		m.addamount_off = &i
+	}
+}
+
+// AddedAmountOff returns the value that was added to the "amount_off" field in this mutation.
+func (m *CouponMutation) AddedAmountOff() (r int64, exists bool) {
+	v := m.addamount_off
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearAmountOff clears the value of the "amount_off" field.
+func (m *CouponMutation) ClearAmountOff() {
+	m.amount_off = nil
+	m.addamount_off = nil
+	m.clearedFields[coupon.FieldAmountOff] = struct{}{}
+}
+
+// AmountOffCleared returns if the "amount_off" field was cleared in this mutation.
+func (m *CouponMutation) AmountOffCleared() bool {
+	_, ok := m.clearedFields[coupon.FieldAmountOff]
+	return ok
+}
+
+// ResetAmountOff resets all changes to the "amount_off" field.
+func (m *CouponMutation) ResetAmountOff() {
+	m.amount_off = nil
+	m.addamount_off = nil
+	delete(m.clearedFields, coupon.FieldAmountOff)
+}
+
+// SetCurrency sets the "currency" field.
+func (m *CouponMutation) SetCurrency(s schematype.Currency) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *CouponMutation) Currency() (r schematype.Currency, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the Coupon entity.
+// If the Coupon object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CouponMutation) OldCurrency(ctx context.Context) (v *schematype.Currency, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ClearCurrency clears the value of the "currency" field.
+func (m *CouponMutation) ClearCurrency() {
+	m.currency = nil
+	m.clearedFields[coupon.FieldCurrency] = struct{}{}
+}
+
+// CurrencyCleared returns if the "currency" field was cleared in this mutation.
+func (m *CouponMutation) CurrencyCleared() bool {
+	_, ok := m.clearedFields[coupon.FieldCurrency]
+	return ok
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *CouponMutation) ResetCurrency() {
+	m.currency = nil
+	delete(m.clearedFields, coupon.FieldCurrency)
+}
+
+// SetDuration sets the "duration" field.
+func (m *CouponMutation) SetDuration(c coupon.Duration) {
+	m.duration = &c
+}
+
+// Duration returns the value of the "duration" field in the mutation.
+func (m *CouponMutation) Duration() (r coupon.Duration, exists bool) {
+	v := m.duration
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDuration returns the old "duration" field's value of the Coupon entity.
+// If the Coupon object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CouponMutation) OldDuration(ctx context.Context) (v coupon.Duration, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDuration is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDuration requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDuration: %w", err)
+	}
+	return oldValue.Duration, nil
+}
+
+// ResetDuration resets all changes to the "duration" field.
+func (m *CouponMutation) ResetDuration() {
+	m.duration = nil
+}
+
+// SetDurationPeriods sets the "duration_periods" field.
+func (m *CouponMutation) SetDurationPeriods(i int) {
+	m.duration_periods = &i
+	m.addduration_periods = nil
+}
+
+// DurationPeriods returns the value of the "duration_periods" field in the mutation.
+func (m *CouponMutation) DurationPeriods() (r int, exists bool) {
+	v := m.duration_periods
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDurationPeriods returns the old "duration_periods" field's value of the Coupon entity.
+// If the Coupon object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CouponMutation) OldDurationPeriods(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDurationPeriods is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDurationPeriods requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDurationPeriods: %w", err)
+	}
+	return oldValue.DurationPeriods, nil
+}
+
+// AddDurationPeriods adds i to the "duration_periods" field.
+func (m *CouponMutation) AddDurationPeriods(i int) {
+	if m.addduration_periods != nil {
+		*m.addduration_periods += i
+	} else {
+		m.addduration_periods = &i
+	}
+}
+
+// AddedDurationPeriods returns the value that was added to the "duration_periods" field in this mutation.
+func (m *CouponMutation) AddedDurationPeriods() (r int, exists bool) {
+	v := m.addduration_periods
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearDurationPeriods clears the value of the "duration_periods" field.
+func (m *CouponMutation) ClearDurationPeriods() {
+	m.duration_periods = nil
+	m.addduration_periods = nil
+	m.clearedFields[coupon.FieldDurationPeriods] = struct{}{}
+}
+
+// DurationPeriodsCleared returns if the "duration_periods" field was cleared in this mutation.
+func (m *CouponMutation) DurationPeriodsCleared() bool {
+	_, ok := m.clearedFields[coupon.FieldDurationPeriods]
+	return ok
+}
+
+// ResetDurationPeriods resets all changes to the "duration_periods" field.
+func (m *CouponMutation) ResetDurationPeriods() {
+	m.duration_periods = nil
+	m.addduration_periods = nil
+	delete(m.clearedFields, coupon.FieldDurationPeriods)
+}
+
+// SetValidTill sets the "valid_till" field.
+func (m *CouponMutation) SetValidTill(t time.Time) {
+	m.valid_till = &t
+}
+
+// ValidTill returns the value of the "valid_till" field in the mutation.
+func (m *CouponMutation) ValidTill() (r time.Time, exists bool) {
+	v := m.valid_till
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldValidTill returns the old "valid_till" field's value of the Coupon entity.
+// If the Coupon object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CouponMutation) OldValidTill(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldValidTill is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldValidTill requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldValidTill: %w", err)
+	}
+	return oldValue.ValidTill, nil
+}
+
+// ClearValidTill clears the value of the "valid_till" field.
+func (m *CouponMutation) ClearValidTill() {
+	m.valid_till = nil
+	m.clearedFields[coupon.FieldValidTill] = struct{}{}
+}
+
+// ValidTillCleared returns if the "valid_till" field was cleared in this mutation.
+func (m *CouponMutation) ValidTillCleared() bool {
+	_, ok := m.clearedFields[coupon.FieldValidTill]
+	return ok
+}
+
+// ResetValidTill resets all changes to the "valid_till" field.
+func (m *CouponMutation) ResetValidTill() {
+	m.valid_till = nil
+	delete(m.clearedFields, coupon.FieldValidTill)
+}
+
+// SetStatus sets the "status" field.
+func (m *CouponMutation) SetStatus(c coupon.Status) {
+	m.status = &c
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *CouponMutation) Status() (r coupon.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the Coupon entity.
+// If the Coupon object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CouponMutation) OldStatus(ctx context.Context) (v coupon.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *CouponMutation) ResetStatus() {
+	m.status = nil
+}
+
+// Where appends a list predicates to the CouponMutation builder.
+func (m *CouponMutation) Where(ps ...predicate.Coupon) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CouponMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CouponMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Coupon, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CouponMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CouponMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Coupon).
+func (m *CouponMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CouponMutation) Fields() []string {
+	fields := make([]string, 0, 13)
+	if m.merchant_id != nil {
+		fields = append(fields, coupon.FieldMerchantID)
+	}
+	if m.created_at != nil {
+		fields = append(fields, coupon.FieldCreatedAt)
+	}
+	if m.modified_at != nil {
+		fields = append(fields, coupon.FieldModifiedAt)
+	}
+	if m.code != nil {
+		fields = append(fields, coupon.FieldCode)
+	}
+	if m.name != nil {
+		fields = append(fields, coupon.FieldName)
+	}
+	if m.discount_type != nil {
+		fields = append(fields, coupon.FieldDiscountType)
+	}
+	if m.percent_off_bps != nil {
+		fields = append(fields, coupon.FieldPercentOffBps)
+	}
+	if m.amount_off != nil {
+		fields = append(fields, coupon.FieldAmountOff)
+	}
+	if m.currency != nil {
+		fields = append(fields, coupon.FieldCurrency)
+	}
+	if m.duration != nil {
+		fields = append(fields, coupon.FieldDuration)
+	}
+	if m.duration_periods != nil {
+		fields = append(fields, coupon.FieldDurationPeriods)
+	}
+	if m.valid_till != nil {
+		fields = append(fields, coupon.FieldValidTill)
+	}
+	if m.status != nil {
+		fields = append(fields, coupon.FieldStatus)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CouponMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case coupon.FieldMerchantID:
+		return m.MerchantID()
+	case coupon.FieldCreatedAt:
+		return m.CreatedAt()
+	case coupon.FieldModifiedAt:
+		return m.ModifiedAt()
+	case coupon.FieldCode:
+		return m.Code()
+	case coupon.FieldName:
+		return m.Name()
+	case coupon.FieldDiscountType:
+		return m.DiscountType()
+	case coupon.FieldPercentOffBps:
+		return m.PercentOffBps()
+	case coupon.FieldAmountOff:
+		return m.AmountOff()
+	case coupon.FieldCurrency:
+		return m.Currency()
+	case coupon.FieldDuration:
+		return m.Duration()
+	case coupon.FieldDurationPeriods:
+		return m.DurationPeriods()
+	case coupon.FieldValidTill:
+		return m.ValidTill()
+	case coupon.FieldStatus:
+		return m.Status()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CouponMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case coupon.FieldMerchantID:
+		return m.OldMerchantID(ctx)
+	case coupon.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case coupon.FieldModifiedAt:
+		return m.OldModifiedAt(ctx)
+	case coupon.FieldCode:
+		return m.OldCode(ctx)
+	case coupon.FieldName:
+		return m.OldName(ctx)
+	case coupon.FieldDiscountType:
+		return m.OldDiscountType(ctx)
+	case coupon.FieldPercentOffBps:
+		return m.OldPercentOffBps(ctx)
+	case coupon.FieldAmountOff:
+		return m.OldAmountOff(ctx)
+	case coupon.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case coupon.FieldDuration:
+		return m.OldDuration(ctx)
+	case coupon.FieldDurationPeriods:
+		return m.OldDurationPeriods(ctx)
+	case coupon.FieldValidTill:
+		return m.OldValidTill(ctx)
+	case coupon.FieldStatus:
+		return m.OldStatus(ctx)
+	}
+	return nil, fmt.Errorf("unknown Coupon field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CouponMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case coupon.FieldMerchantID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMerchantID(v)
+		return nil
+	case coupon.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case coupon.FieldModifiedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModifiedAt(v)
+		return nil
+	case coupon.FieldCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCode(v)
+		return nil
+	case coupon.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case coupon.FieldDiscountType:
+		v, ok := value.(coupon.DiscountType)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDiscountType(v)
+		return nil
+	case coupon.FieldPercentOffBps:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPercentOffBps(v)
+		return nil
+	case coupon.FieldAmountOff:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAmountOff(v)
+		return nil
+	case coupon.FieldCurrency:
+		v, ok := value.(schematype.Currency)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case coupon.FieldDuration:
+		v, ok := value.(coupon.Duration)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDuration(v)
+		return nil
+	case coupon.FieldDurationPeriods:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDurationPeriods(v)
+		return nil
+	case coupon.FieldValidTill:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetValidTill(v)
+		return nil
+	case coupon.FieldStatus:
+		v, ok := value.(coupon.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Coupon field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CouponMutation) AddedFields() []string {
+	var fields []string
+	if m.addpercent_off_bps != nil {
+		fields = append(fields, coupon.FieldPercentOffBps)
+	}
+	if m.addamount_off != nil {
+		fields = append(fields, coupon.FieldAmountOff)
+	}
+	if m.addduration_periods != nil {
+		fields = append(fields, coupon.FieldDurationPeriods)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CouponMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case coupon.FieldPercentOffBps:
+		return m.AddedPercentOffBps()
+	case coupon.FieldAmountOff:
+		return m.AddedAmountOff()
+	case coupon.FieldDurationPeriods:
+		return m.AddedDurationPeriods()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CouponMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case coupon.FieldPercentOffBps:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPercentOffBps(v)
+		return nil
+	case coupon.FieldAmountOff:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAmountOff(v)
+		return nil
+	case coupon.FieldDurationPeriods:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDurationPeriods(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Coupon numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CouponMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(coupon.FieldName) {
+		fields = append(fields, coupon.FieldName)
+	}
+	if m.FieldCleared(coupon.FieldPercentOffBps) {
+		fields = append(fields, coupon.FieldPercentOffBps)
+	}
+	if m.FieldCleared(coupon.FieldAmountOff) {
+		fields = append(fields, coupon.FieldAmountOff)
+	}
+	if m.FieldCleared(coupon.FieldCurrency) {
+		fields = append(fields, coupon.FieldCurrency)
+	}
+	if m.FieldCleared(coupon.FieldDurationPeriods) {
+		fields = append(fields, coupon.FieldDurationPeriods)
+	}
+	if m.FieldCleared(coupon.FieldValidTill) {
+		fields = append(fields, coupon.FieldValidTill)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CouponMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CouponMutation) ClearField(name string) error {
+	switch name {
+	case coupon.FieldName:
+		m.ClearName()
+		return nil
+	case coupon.FieldPercentOffBps:
+		m.ClearPercentOffBps()
+		return nil
+	case coupon.FieldAmountOff:
+		m.ClearAmountOff()
+		return nil
+	case coupon.FieldCurrency:
+		m.ClearCurrency()
+		return nil
+	case coupon.FieldDurationPeriods:
+		m.ClearDurationPeriods()
+		return nil
+	case coupon.FieldValidTill:
+		m.ClearValidTill()
+		return nil
+	}
+	return fmt.Errorf("unknown Coupon nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CouponMutation) ResetField(name string) error {
+	switch name {
+	case coupon.FieldMerchantID:
+		m.ResetMerchantID()
+		return nil
+	case coupon.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case coupon.FieldModifiedAt:
+		m.ResetModifiedAt()
+		return nil
+	case coupon.FieldCode:
+		m.ResetCode()
+		return nil
+	case coupon.FieldName:
+		m.ResetName()
+		return nil
+	case coupon.FieldDiscountType:
+		m.ResetDiscountType()
+		return nil
+	case coupon.FieldPercentOffBps:
+		m.ResetPercentOffBps()
+		return nil
+	case coupon.FieldAmountOff:
+		m.ResetAmountOff()
+		return nil
+	case coupon.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case coupon.FieldDuration:
+		m.ResetDuration()
+		return nil
+	case coupon.FieldDurationPeriods:
+		m.ResetDurationPeriods()
+		return nil
+	case coupon.FieldValidTill:
+		m.ResetValidTill()
+		return nil
+	case coupon.FieldStatus:
+		m.ResetStatus()
+		return nil
+	}
+	return fmt.Errorf("unknown Coupon field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CouponMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CouponMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CouponMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CouponMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CouponMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CouponMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CouponMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown Coupon unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CouponMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown Coupon edge %s", name)
 }
 
 // CustomerMutation represents an operation that mutates the Customer nodes in the graph.
@@ -11974,6 +15798,2929 @@ func (m *InvitationMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *InvitationMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Invitation edge %s", name)
+}
+
+// InvoiceMutation represents an operation that mutates the Invoice nodes in the graph.
+type InvoiceMutation struct {
+	config
+	op                           Op
+	typ                          string
+	id                           *string
+	merchant_id                  *string
+	created_at                   *time.Time
+	modified_at                  *time.Time
+	error_code                   *string
+	error_message                *string
+	profile_id                   *string
+	customer_id                  *string
+	amount                       *int64
+	addamount                    *int64
+	currency                     *schematype.Currency
+	status                       *invoice.Status
+	period_start                 *time.Time
+	period_end                   *time.Time
+	due_at                       *time.Time
+	test_clock_id                *string
+	attempt_count                *int
+	addattempt_count             *int
+	claimed_until                *time.Time
+	payment_intent_id            *string
+	payment_method_id            *string
+	merchant_connector_id        *string
+	billing_processor_invoice_id *string
+	line_items                   *[]map[string]interface{}
+	appendline_items             []map[string]interface{}
+	paid_at                      *time.Time
+	clearedFields                map[string]struct{}
+	subscription                 *string
+	clearedsubscription          bool
+	done                         bool
+	oldValue                     func(context.Context) (*Invoice, error)
+	predicates                   []predicate.Invoice
+}
+
+var _ ent.Mutation = (*InvoiceMutation)(nil)
+
+// invoiceOption allows management of the mutation configuration using functional options.
+type invoiceOption func(*InvoiceMutation)
+
+// newInvoiceMutation creates new mutation for the Invoice entity.
+func newInvoiceMutation(c config, op Op, opts ...invoiceOption) *InvoiceMutation {
+	m := &InvoiceMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeInvoice,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withInvoiceID sets the ID field of the mutation.
+func withInvoiceID(id string) invoiceOption {
+	return func(m *InvoiceMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Invoice
+		)
+		m.oldValue = func(ctx context.Context) (*Invoice, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Invoice.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withInvoice sets the old Invoice of the mutation.
+func withInvoice(node *Invoice) invoiceOption {
+	return func(m *InvoiceMutation) {
+		m.oldValue = func(context.Context) (*Invoice, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m InvoiceMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m InvoiceMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of Invoice entities.
+func (m *InvoiceMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *InvoiceMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *InvoiceMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Invoice.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetMerchantID sets the "merchant_id" field.
+func (m *InvoiceMutation) SetMerchantID(s string) {
+	m.merchant_id = &s
+}
+
+// MerchantID returns the value of the "merchant_id" field in the mutation.
+func (m *InvoiceMutation) MerchantID() (r string, exists bool) {
+	v := m.merchant_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMerchantID returns the old "merchant_id" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldMerchantID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMerchantID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMerchantID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMerchantID: %w", err)
+	}
+	return oldValue.MerchantID, nil
+}
+
+// ResetMerchantID resets all changes to the "merchant_id" field.
+func (m *InvoiceMutation) ResetMerchantID() {
+	m.merchant_id = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *InvoiceMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *InvoiceMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *InvoiceMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetModifiedAt sets the "modified_at" field.
+func (m *InvoiceMutation) SetModifiedAt(t time.Time) {
+	m.modified_at = &t
+}
+
+// ModifiedAt returns the value of the "modified_at" field in the mutation.
+func (m *InvoiceMutation) ModifiedAt() (r time.Time, exists bool) {
+	v := m.modified_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldModifiedAt returns the old "modified_at" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldModifiedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldModifiedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldModifiedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldModifiedAt: %w", err)
+	}
+	return oldValue.ModifiedAt, nil
+}
+
+// ResetModifiedAt resets all changes to the "modified_at" field.
+func (m *InvoiceMutation) ResetModifiedAt() {
+	m.modified_at = nil
+}
+
+// SetErrorCode sets the "error_code" field.
+func (m *InvoiceMutation) SetErrorCode(s string) {
+	m.error_code = &s
+}
+
+// ErrorCode returns the value of the "error_code" field in the mutation.
+func (m *InvoiceMutation) ErrorCode() (r string, exists bool) {
+	v := m.error_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldErrorCode returns the old "error_code" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldErrorCode(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldErrorCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldErrorCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldErrorCode: %w", err)
+	}
+	return oldValue.ErrorCode, nil
+}
+
+// ClearErrorCode clears the value of the "error_code" field.
+func (m *InvoiceMutation) ClearErrorCode() {
+	m.error_code = nil
+	m.clearedFields[invoice.FieldErrorCode] = struct{}{}
+}
+
+// ErrorCodeCleared returns if the "error_code" field was cleared in this mutation.
+func (m *InvoiceMutation) ErrorCodeCleared() bool {
+	_, ok := m.clearedFields[invoice.FieldErrorCode]
+	return ok
+}
+
+// ResetErrorCode resets all changes to the "error_code" field.
+func (m *InvoiceMutation) ResetErrorCode() {
+	m.error_code = nil
+	delete(m.clearedFields, invoice.FieldErrorCode)
+}
+
+// SetErrorMessage sets the "error_message" field.
+func (m *InvoiceMutation) SetErrorMessage(s string) {
+	m.error_message = &s
+}
+
+// ErrorMessage returns the value of the "error_message" field in the mutation.
+func (m *InvoiceMutation) ErrorMessage() (r string, exists bool) {
+	v := m.error_message
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldErrorMessage returns the old "error_message" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldErrorMessage(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldErrorMessage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldErrorMessage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldErrorMessage: %w", err)
+	}
+	return oldValue.ErrorMessage, nil
+}
+
+// ClearErrorMessage clears the value of the "error_message" field.
+func (m *InvoiceMutation) ClearErrorMessage() {
+	m.error_message = nil
+	m.clearedFields[invoice.FieldErrorMessage] = struct{}{}
+}
+
+// ErrorMessageCleared returns if the "error_message" field was cleared in this mutation.
+func (m *InvoiceMutation) ErrorMessageCleared() bool {
+	_, ok := m.clearedFields[invoice.FieldErrorMessage]
+	return ok
+}
+
+// ResetErrorMessage resets all changes to the "error_message" field.
+func (m *InvoiceMutation) ResetErrorMessage() {
+	m.error_message = nil
+	delete(m.clearedFields, invoice.FieldErrorMessage)
+}
+
+// SetSubscriptionID sets the "subscription_id" field.
+func (m *InvoiceMutation) SetSubscriptionID(s string) {
+	m.subscription = &s
+}
+
+// SubscriptionID returns the value of the "subscription_id" field in the mutation.
+func (m *InvoiceMutation) SubscriptionID() (r string, exists bool) {
+	v := m.subscription
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSubscriptionID returns the old "subscription_id" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldSubscriptionID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSubscriptionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSubscriptionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSubscriptionID: %w", err)
+	}
+	return oldValue.SubscriptionID, nil
+}
+
+// ResetSubscriptionID resets all changes to the "subscription_id" field.
+func (m *InvoiceMutation) ResetSubscriptionID() {
+	m.subscription = nil
+}
+
+// SetProfileID sets the "profile_id" field.
+func (m *InvoiceMutation) SetProfileID(s string) {
+	m.profile_id = &s
+}
+
+// ProfileID returns the value of the "profile_id" field in the mutation.
+func (m *InvoiceMutation) ProfileID() (r string, exists bool) {
+	v := m.profile_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProfileID returns the old "profile_id" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldProfileID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProfileID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProfileID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProfileID: %w", err)
+	}
+	return oldValue.ProfileID, nil
+}
+
+// ResetProfileID resets all changes to the "profile_id" field.
+func (m *InvoiceMutation) ResetProfileID() {
+	m.profile_id = nil
+}
+
+// SetCustomerID sets the "customer_id" field.
+func (m *InvoiceMutation) SetCustomerID(s string) {
+	m.customer_id = &s
+}
+
+// CustomerID returns the value of the "customer_id" field in the mutation.
+func (m *InvoiceMutation) CustomerID() (r string, exists bool) {
+	v := m.customer_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomerID returns the old "customer_id" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldCustomerID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomerID: %w", err)
+	}
+	return oldValue.CustomerID, nil
+}
+
+// ResetCustomerID resets all changes to the "customer_id" field.
+func (m *InvoiceMutation) ResetCustomerID() {
+	m.customer_id = nil
+}
+
+// SetAmount sets the "amount" field.
+func (m *InvoiceMutation) SetAmount(i int64) {
+	m.amount = &i
+	m.addamount = nil
+}
+
+// Amount returns the value of the "amount" field in the mutation.
+func (m *InvoiceMutation) Amount() (r int64, exists bool) {
+	v := m.amount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAmount returns the old "amount" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldAmount(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAmount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAmount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAmount: %w", err)
+	}
+	return oldValue.Amount, nil
+}
+
+// AddAmount adds i to the "amount" field.
+func (m *InvoiceMutation) AddAmount(i int64) {
+	if m.addamount != nil {
+		*m.addamount += i
+	} else {
+		m.addamount = &i
+	}
+}
+
+// AddedAmount returns the value that was added to the "amount" field in this mutation.
+func (m *InvoiceMutation) AddedAmount() (r int64, exists bool) {
+	v := m.addamount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAmount resets all changes to the "amount" field.
+func (m *InvoiceMutation) ResetAmount() {
+	m.amount = nil
+	m.addamount = nil
+}
+
+// SetCurrency sets the "currency" field.
+func (m *InvoiceMutation) SetCurrency(s schematype.Currency) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *InvoiceMutation) Currency() (r schematype.Currency, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldCurrency(ctx context.Context) (v schematype.Currency, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *InvoiceMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *InvoiceMutation) SetStatus(i invoice.Status) {
+	m.status = &i
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *InvoiceMutation) Status() (r invoice.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldStatus(ctx context.Context) (v invoice.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *InvoiceMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetPeriodStart sets the "period_start" field.
+func (m *InvoiceMutation) SetPeriodStart(t time.Time) {
+	m.period_start = &t
+}
+
+// PeriodStart returns the value of the "period_start" field in the mutation.
+func (m *InvoiceMutation) PeriodStart() (r time.Time, exists bool) {
+	v := m.period_start
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPeriodStart returns the old "period_start" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldPeriodStart(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPeriodStart is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPeriodStart requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPeriodStart: %w", err)
+	}
+	return oldValue.PeriodStart, nil
+}
+
+// ResetPeriodStart resets all changes to the "period_start" field.
+func (m *InvoiceMutation) ResetPeriodStart() {
+	m.period_start = nil
+}
+
+// SetPeriodEnd sets the "period_end" field.
+func (m *InvoiceMutation) SetPeriodEnd(t time.Time) {
+	m.period_end = &t
+}
+
+// PeriodEnd returns the value of the "period_end" field in the mutation.
+func (m *InvoiceMutation) PeriodEnd() (r time.Time, exists bool) {
+	v := m.period_end
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPeriodEnd returns the old "period_end" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldPeriodEnd(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPeriodEnd is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPeriodEnd requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPeriodEnd: %w", err)
+	}
+	return oldValue.PeriodEnd, nil
+}
+
+// ResetPeriodEnd resets all changes to the "period_end" field.
+func (m *InvoiceMutation) ResetPeriodEnd() {
+	m.period_end = nil
+}
+
+// SetDueAt sets the "due_at" field.
+func (m *InvoiceMutation) SetDueAt(t time.Time) {
+	m.due_at = &t
+}
+
+// DueAt returns the value of the "due_at" field in the mutation.
+func (m *InvoiceMutation) DueAt() (r time.Time, exists bool) {
+	v := m.due_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDueAt returns the old "due_at" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldDueAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDueAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDueAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDueAt: %w", err)
+	}
+	return oldValue.DueAt, nil
+}
+
+// ResetDueAt resets all changes to the "due_at" field.
+func (m *InvoiceMutation) ResetDueAt() {
+	m.due_at = nil
+}
+
+// SetTestClockID sets the "test_clock_id" field.
+func (m *InvoiceMutation) SetTestClockID(s string) {
+	m.test_clock_id = &s
+}
+
+// TestClockID returns the value of the "test_clock_id" field in the mutation.
+func (m *InvoiceMutation) TestClockID() (r string, exists bool) {
+	v := m.test_clock_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTestClockID returns the old "test_clock_id" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldTestClockID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTestClockID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTestClockID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTestClockID: %w", err)
+	}
+	return oldValue.TestClockID, nil
+}
+
+// ClearTestClockID clears the value of the "test_clock_id" field.
+func (m *InvoiceMutation) ClearTestClockID() {
+	m.test_clock_id = nil
+	m.clearedFields[invoice.FieldTestClockID] = struct{}{}
+}
+
+// TestClockIDCleared returns if the "test_clock_id" field was cleared in this mutation.
+func (m *InvoiceMutation) TestClockIDCleared() bool {
+	_, ok := m.clearedFields[invoice.FieldTestClockID]
+	return ok
+}
+
+// ResetTestClockID resets all changes to the "test_clock_id" field.
+func (m *InvoiceMutation) ResetTestClockID() {
+	m.test_clock_id = nil
+	delete(m.clearedFields, invoice.FieldTestClockID)
+}
+
+// SetAttemptCount sets the "attempt_count" field.
+func (m *InvoiceMutation) SetAttemptCount(i int) {
+	m.attempt_count = &i
+	m.addattempt_count = nil
+}
+
+// AttemptCount returns the value of the "attempt_count" field in the mutation.
+func (m *InvoiceMutation) AttemptCount() (r int, exists bool) {
+	v := m.attempt_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAttemptCount returns the old "attempt_count" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldAttemptCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAttemptCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAttemptCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAttemptCount: %w", err)
+	}
+	return oldValue.AttemptCount, nil
+}
+
+// AddAttemptCount adds i to the "attempt_count" field.
+func (m *InvoiceMutation) AddAttemptCount(i int) {
+	if m.addattempt_count != nil {
+		*m.addattempt_count += i
+	} else {
+		m.addattempt_count = &i
+	}
+}
+
+// AddedAttemptCount returns the value that was added to the "attempt_count" field in this mutation.
+func (m *InvoiceMutation) AddedAttemptCount() (r int, exists bool) {
+	v := m.addattempt_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAttemptCount resets all changes to the "attempt_count" field.
+func (m *InvoiceMutation) ResetAttemptCount() {
+	m.attempt_count = nil
+	m.addattempt_count = nil
+}
+
+// SetClaimedUntil sets the "claimed_until" field.
+func (m *InvoiceMutation) SetClaimedUntil(t time.Time) {
+	m.claimed_until = &t
+}
+
+// ClaimedUntil returns the value of the "claimed_until" field in the mutation.
+func (m *InvoiceMutation) ClaimedUntil() (r time.Time, exists bool) {
+	v := m.claimed_until
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClaimedUntil returns the old "claimed_until" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldClaimedUntil(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClaimedUntil is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClaimedUntil requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClaimedUntil: %w", err)
+	}
+	return oldValue.ClaimedUntil, nil
+}
+
+// ClearClaimedUntil clears the value of the "claimed_until" field.
+func (m *InvoiceMutation) ClearClaimedUntil() {
+	m.claimed_until = nil
+	m.clearedFields[invoice.FieldClaimedUntil] = struct{}{}
+}
+
+// ClaimedUntilCleared returns if the "claimed_until" field was cleared in this mutation.
+func (m *InvoiceMutation) ClaimedUntilCleared() bool {
+	_, ok := m.clearedFields[invoice.FieldClaimedUntil]
+	return ok
+}
+
+// ResetClaimedUntil resets all changes to the "claimed_until" field.
+func (m *InvoiceMutation) ResetClaimedUntil() {
+	m.claimed_until = nil
+	delete(m.clearedFields, invoice.FieldClaimedUntil)
+}
+
+// SetPaymentIntentID sets the "payment_intent_id" field.
+func (m *InvoiceMutation) SetPaymentIntentID(s string) {
+	m.payment_intent_id = &s
+}
+
+// PaymentIntentID returns the value of the "payment_intent_id" field in the mutation.
+func (m *InvoiceMutation) PaymentIntentID() (r string, exists bool) {
+	v := m.payment_intent_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaymentIntentID returns the old "payment_intent_id" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldPaymentIntentID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaymentIntentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaymentIntentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaymentIntentID: %w", err)
+	}
+	return oldValue.PaymentIntentID, nil
+}
+
+// ClearPaymentIntentID clears the value of the "payment_intent_id" field.
+func (m *InvoiceMutation) ClearPaymentIntentID() {
+	m.payment_intent_id = nil
+	m.clearedFields[invoice.FieldPaymentIntentID] = struct{}{}
+}
+
+// PaymentIntentIDCleared returns if the "payment_intent_id" field was cleared in this mutation.
+func (m *InvoiceMutation) PaymentIntentIDCleared() bool {
+	_, ok := m.clearedFields[invoice.FieldPaymentIntentID]
+	return ok
+}
+
+// ResetPaymentIntentID resets all changes to the "payment_intent_id" field.
+func (m *InvoiceMutation) ResetPaymentIntentID() {
+	m.payment_intent_id = nil
+	delete(m.clearedFields, invoice.FieldPaymentIntentID)
+}
+
+// SetPaymentMethodID sets the "payment_method_id" field.
+func (m *InvoiceMutation) SetPaymentMethodID(s string) {
+	m.payment_method_id = &s
+}
+
+// PaymentMethodID returns the value of the "payment_method_id" field in the mutation.
+func (m *InvoiceMutation) PaymentMethodID() (r string, exists bool) {
+	v := m.payment_method_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaymentMethodID returns the old "payment_method_id" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldPaymentMethodID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaymentMethodID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaymentMethodID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaymentMethodID: %w", err)
+	}
+	return oldValue.PaymentMethodID, nil
+}
+
+// ClearPaymentMethodID clears the value of the "payment_method_id" field.
+func (m *InvoiceMutation) ClearPaymentMethodID() {
+	m.payment_method_id = nil
+	m.clearedFields[invoice.FieldPaymentMethodID] = struct{}{}
+}
+
+// PaymentMethodIDCleared returns if the "payment_method_id" field was cleared in this mutation.
+func (m *InvoiceMutation) PaymentMethodIDCleared() bool {
+	_, ok := m.clearedFields[invoice.FieldPaymentMethodID]
+	return ok
+}
+
+// ResetPaymentMethodID resets all changes to the "payment_method_id" field.
+func (m *InvoiceMutation) ResetPaymentMethodID() {
+	m.payment_method_id = nil
+	delete(m.clearedFields, invoice.FieldPaymentMethodID)
+}
+
+// SetMerchantConnectorID sets the "merchant_connector_id" field.
+func (m *InvoiceMutation) SetMerchantConnectorID(s string) {
+	m.merchant_connector_id = &s
+}
+
+// MerchantConnectorID returns the value of the "merchant_connector_id" field in the mutation.
+func (m *InvoiceMutation) MerchantConnectorID() (r string, exists bool) {
+	v := m.merchant_connector_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMerchantConnectorID returns the old "merchant_connector_id" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldMerchantConnectorID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMerchantConnectorID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMerchantConnectorID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMerchantConnectorID: %w", err)
+	}
+	return oldValue.MerchantConnectorID, nil
+}
+
+// ClearMerchantConnectorID clears the value of the "merchant_connector_id" field.
+func (m *InvoiceMutation) ClearMerchantConnectorID() {
+	m.merchant_connector_id = nil
+	m.clearedFields[invoice.FieldMerchantConnectorID] = struct{}{}
+}
+
+// MerchantConnectorIDCleared returns if the "merchant_connector_id" field was cleared in this mutation.
+func (m *InvoiceMutation) MerchantConnectorIDCleared() bool {
+	_, ok := m.clearedFields[invoice.FieldMerchantConnectorID]
+	return ok
+}
+
+// ResetMerchantConnectorID resets all changes to the "merchant_connector_id" field.
+func (m *InvoiceMutation) ResetMerchantConnectorID() {
+	m.merchant_connector_id = nil
+	delete(m.clearedFields, invoice.FieldMerchantConnectorID)
+}
+
+// SetBillingProcessorInvoiceID sets the "billing_processor_invoice_id" field.
+func (m *InvoiceMutation) SetBillingProcessorInvoiceID(s string) {
+	m.billing_processor_invoice_id = &s
+}
+
+// BillingProcessorInvoiceID returns the value of the "billing_processor_invoice_id" field in the mutation.
+func (m *InvoiceMutation) BillingProcessorInvoiceID() (r string, exists bool) {
+	v := m.billing_processor_invoice_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBillingProcessorInvoiceID returns the old "billing_processor_invoice_id" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldBillingProcessorInvoiceID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBillingProcessorInvoiceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBillingProcessorInvoiceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBillingProcessorInvoiceID: %w", err)
+	}
+	return oldValue.BillingProcessorInvoiceID, nil
+}
+
+// ClearBillingProcessorInvoiceID clears the value of the "billing_processor_invoice_id" field.
+func (m *InvoiceMutation) ClearBillingProcessorInvoiceID() {
+	m.billing_processor_invoice_id = nil
+	m.clearedFields[invoice.FieldBillingProcessorInvoiceID] = struct{}{}
+}
+
+// BillingProcessorInvoiceIDCleared returns if the "billing_processor_invoice_id" field was cleared in this mutation.
+func (m *InvoiceMutation) BillingProcessorInvoiceIDCleared() bool {
+	_, ok := m.clearedFields[invoice.FieldBillingProcessorInvoiceID]
+	return ok
+}
+
+// ResetBillingProcessorInvoiceID resets all changes to the "billing_processor_invoice_id" field.
+func (m *InvoiceMutation) ResetBillingProcessorInvoiceID() {
+	m.billing_processor_invoice_id = nil
+	delete(m.clearedFields, invoice.FieldBillingProcessorInvoiceID)
+}
+
+// SetLineItems sets the "line_items" field.
+func (m *InvoiceMutation) SetLineItems(value []map[string]interface{}) {
+	m.line_items = &value
+	m.appendline_items = nil
+}
+
+// LineItems returns the value of the "line_items" field in the mutation.
+func (m *InvoiceMutation) LineItems() (r []map[string]interface{}, exists bool) {
+	v := m.line_items
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLineItems returns the old "line_items" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldLineItems(ctx context.Context) (v []map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLineItems is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLineItems requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLineItems: %w", err)
+	}
+	return oldValue.LineItems, nil
+}
+
+// AppendLineItems adds value to the "line_items" field.
+func (m *InvoiceMutation) AppendLineItems(value []map[string]interface{}) {
+	m.appendline_items = append(m.appendline_items, value...)
+}
+
+// AppendedLineItems returns the list of values that were appended to the "line_items" field in this mutation.
+func (m *InvoiceMutation) AppendedLineItems() ([]map[string]interface{}, bool) {
+	if len(m.appendline_items) == 0 {
+		return nil, false
+	}
+	return m.appendline_items, true
+}
+
+// ClearLineItems clears the value of the "line_items" field.
+func (m *InvoiceMutation) ClearLineItems() {
+	m.line_items = nil
+	m.appendline_items = nil
+	m.clearedFields[invoice.FieldLineItems] = struct{}{}
+}
+
+// LineItemsCleared returns if the "line_items" field was cleared in this mutation.
+func (m *InvoiceMutation) LineItemsCleared() bool {
+	_, ok := m.clearedFields[invoice.FieldLineItems]
+	return ok
+}
+
+// ResetLineItems resets all changes to the "line_items" field.
+func (m *InvoiceMutation) ResetLineItems() {
+	m.line_items = nil
+	m.appendline_items = nil
+	delete(m.clearedFields, invoice.FieldLineItems)
+}
+
+// SetPaidAt sets the "paid_at" field.
+func (m *InvoiceMutation) SetPaidAt(t time.Time) {
+	m.paid_at = &t
+}
+
+// PaidAt returns the value of the "paid_at" field in the mutation.
+func (m *InvoiceMutation) PaidAt() (r time.Time, exists bool) {
+	v := m.paid_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPaidAt returns the old "paid_at" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldPaidAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPaidAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPaidAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPaidAt: %w", err)
+	}
+	return oldValue.PaidAt, nil
+}
+
+// ClearPaidAt clears the value of the "paid_at" field.
+func (m *InvoiceMutation) ClearPaidAt() {
+	m.paid_at = nil
+	m.clearedFields[invoice.FieldPaidAt] = struct{}{}
+}
+
+// PaidAtCleared returns if the "paid_at" field was cleared in this mutation.
+func (m *InvoiceMutation) PaidAtCleared() bool {
+	_, ok := m.clearedFields[invoice.FieldPaidAt]
+	return ok
+}
+
+// ResetPaidAt resets all changes to the "paid_at" field.
+func (m *InvoiceMutation) ResetPaidAt() {
+	m.paid_at = nil
+	delete(m.clearedFields, invoice.FieldPaidAt)
+}
+
+// ClearSubscription clears the "subscription" edge to the BillingSubscription entity.
+func (m *InvoiceMutation) ClearSubscription() {
+	m.clearedsubscription = true
+	m.clearedFields[invoice.FieldSubscriptionID] = struct{}{}
+}
+
+// SubscriptionCleared reports if the "subscription" edge to the BillingSubscription entity was cleared.
+func (m *InvoiceMutation) SubscriptionCleared() bool {
+	return m.clearedsubscription
+}
+
+// SubscriptionIDs returns the "subscription" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SubscriptionID instead. It exists only for internal usage by the builders.
+func (m *InvoiceMutation) SubscriptionIDs() (ids []string) {
+	if id := m.subscription; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSubscription resets all changes to the "subscription" edge.
+func (m *InvoiceMutation) ResetSubscription() {
+	m.subscription = nil
+	m.clearedsubscription = false
+}
+
+// Where appends a list predicates to the InvoiceMutation builder.
+func (m *InvoiceMutation) Where(ps ...predicate.Invoice) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the InvoiceMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *InvoiceMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Invoice, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *InvoiceMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *InvoiceMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Invoice).
+func (m *InvoiceMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *InvoiceMutation) Fields() []string {
+	fields := make([]string, 0, 23)
+	if m.merchant_id != nil {
+		fields = append(fields, invoice.FieldMerchantID)
+	}
+	if m.created_at != nil {
+		fields = append(fields, invoice.FieldCreatedAt)
+	}
+	if m.modified_at != nil {
+		fields = append(fields, invoice.FieldModifiedAt)
+	}
+	if m.error_code != nil {
+		fields = append(fields, invoice.FieldErrorCode)
+	}
+	if m.error_message != nil {
+		fields = append(fields, invoice.FieldErrorMessage)
+	}
+	if m.subscription != nil {
+		fields = append(fields, invoice.FieldSubscriptionID)
+	}
+	if m.profile_id != nil {
+		fields = append(fields, invoice.FieldProfileID)
+	}
+	if m.customer_id != nil {
+		fields = append(fields, invoice.FieldCustomerID)
+	}
+	if m.amount != nil {
+		fields = append(fields, invoice.FieldAmount)
+	}
+	if m.currency != nil {
+		fields = append(fields, invoice.FieldCurrency)
+	}
+	if m.status != nil {
+		fields = append(fields, invoice.FieldStatus)
+	}
+	if m.period_start != nil {
+		fields = append(fields, invoice.FieldPeriodStart)
+	}
+	if m.period_end != nil {
+		fields = append(fields, invoice.FieldPeriodEnd)
+	}
+	if m.due_at != nil {
+		fields = append(fields, invoice.FieldDueAt)
+	}
+	if m.test_clock_id != nil {
+		fields = append(fields, invoice.FieldTestClockID)
+	}
+	if m.attempt_count != nil {
+		fields = append(fields, invoice.FieldAttemptCount)
+	}
+	if m.claimed_until != nil {
+		fields = append(fields, invoice.FieldClaimedUntil)
+	}
+	if m.payment_intent_id != nil {
+		fields = append(fields, invoice.FieldPaymentIntentID)
+	}
+	if m.payment_method_id != nil {
+		fields = append(fields, invoice.FieldPaymentMethodID)
+	}
+	if m.merchant_connector_id != nil {
+		fields = append(fields, invoice.FieldMerchantConnectorID)
+	}
+	if m.billing_processor_invoice_id != nil {
+		fields = append(fields, invoice.FieldBillingProcessorInvoiceID)
+	}
+	if m.line_items != nil {
+		fields = append(fields, invoice.FieldLineItems)
+	}
+	if m.paid_at != nil {
+		fields = append(fields, invoice.FieldPaidAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *InvoiceMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case invoice.FieldMerchantID:
+		return m.MerchantID()
+	case invoice.FieldCreatedAt:
+		return m.CreatedAt()
+	case invoice.FieldModifiedAt:
+		return m.ModifiedAt()
+	case invoice.FieldErrorCode:
+		return m.ErrorCode()
+	case invoice.FieldErrorMessage:
+		return m.ErrorMessage()
+	case invoice.FieldSubscriptionID:
+		return m.SubscriptionID()
+	case invoice.FieldProfileID:
+		return m.ProfileID()
+	case invoice.FieldCustomerID:
+		return m.CustomerID()
+	case invoice.FieldAmount:
+		return m.Amount()
+	case invoice.FieldCurrency:
+		return m.Currency()
+	case invoice.FieldStatus:
+		return m.Status()
+	case invoice.FieldPeriodStart:
+		return m.PeriodStart()
+	case invoice.FieldPeriodEnd:
+		return m.PeriodEnd()
+	case invoice.FieldDueAt:
+		return m.DueAt()
+	case invoice.FieldTestClockID:
+		return m.TestClockID()
+	case invoice.FieldAttemptCount:
+		return m.AttemptCount()
+	case invoice.FieldClaimedUntil:
+		return m.ClaimedUntil()
+	case invoice.FieldPaymentIntentID:
+		return m.PaymentIntentID()
+	case invoice.FieldPaymentMethodID:
+		return m.PaymentMethodID()
+	case invoice.FieldMerchantConnectorID:
+		return m.MerchantConnectorID()
+	case invoice.FieldBillingProcessorInvoiceID:
+		return m.BillingProcessorInvoiceID()
+	case invoice.FieldLineItems:
+		return m.LineItems()
+	case invoice.FieldPaidAt:
+		return m.PaidAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *InvoiceMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case invoice.FieldMerchantID:
+		return m.OldMerchantID(ctx)
+	case invoice.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case invoice.FieldModifiedAt:
+		return m.OldModifiedAt(ctx)
+	case invoice.FieldErrorCode:
+		return m.OldErrorCode(ctx)
+	case invoice.FieldErrorMessage:
+		return m.OldErrorMessage(ctx)
+	case invoice.FieldSubscriptionID:
+		return m.OldSubscriptionID(ctx)
+	case invoice.FieldProfileID:
+		return m.OldProfileID(ctx)
+	case invoice.FieldCustomerID:
+		return m.OldCustomerID(ctx)
+	case invoice.FieldAmount:
+		return m.OldAmount(ctx)
+	case invoice.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case invoice.FieldStatus:
+		return m.OldStatus(ctx)
+	case invoice.FieldPeriodStart:
+		return m.OldPeriodStart(ctx)
+	case invoice.FieldPeriodEnd:
+		return m.OldPeriodEnd(ctx)
+	case invoice.FieldDueAt:
+		return m.OldDueAt(ctx)
+	case invoice.FieldTestClockID:
+		return m.OldTestClockID(ctx)
+	case invoice.FieldAttemptCount:
+		return m.OldAttemptCount(ctx)
+	case invoice.FieldClaimedUntil:
+		return m.OldClaimedUntil(ctx)
+	case invoice.FieldPaymentIntentID:
+		return m.OldPaymentIntentID(ctx)
+	case invoice.FieldPaymentMethodID:
+		return m.OldPaymentMethodID(ctx)
+	case invoice.FieldMerchantConnectorID:
+		return m.OldMerchantConnectorID(ctx)
+	case invoice.FieldBillingProcessorInvoiceID:
+		return m.OldBillingProcessorInvoiceID(ctx)
+	case invoice.FieldLineItems:
+		return m.OldLineItems(ctx)
+	case invoice.FieldPaidAt:
+		return m.OldPaidAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown Invoice field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *InvoiceMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case invoice.FieldMerchantID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMerchantID(v)
+		return nil
+	case invoice.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case invoice.FieldModifiedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModifiedAt(v)
+		return nil
+	case invoice.FieldErrorCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetErrorCode(v)
+		return nil
+	case invoice.FieldErrorMessage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetErrorMessage(v)
+		return nil
+	case invoice.FieldSubscriptionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSubscriptionID(v)
+		return nil
+	case invoice.FieldProfileID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProfileID(v)
+		return nil
+	case invoice.FieldCustomerID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomerID(v)
+		return nil
+	case invoice.FieldAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAmount(v)
+		return nil
+	case invoice.FieldCurrency:
+		v, ok := value.(schematype.Currency)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case invoice.FieldStatus:
+		v, ok := value.(invoice.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case invoice.FieldPeriodStart:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPeriodStart(v)
+		return nil
+	case invoice.FieldPeriodEnd:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPeriodEnd(v)
+		return nil
+	case invoice.FieldDueAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDueAt(v)
+		return nil
+	case invoice.FieldTestClockID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTestClockID(v)
+		return nil
+	case invoice.FieldAttemptCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAttemptCount(v)
+		return nil
+	case invoice.FieldClaimedUntil:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClaimedUntil(v)
+		return nil
+	case invoice.FieldPaymentIntentID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaymentIntentID(v)
+		return nil
+	case invoice.FieldPaymentMethodID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaymentMethodID(v)
+		return nil
+	case invoice.FieldMerchantConnectorID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMerchantConnectorID(v)
+		return nil
+	case invoice.FieldBillingProcessorInvoiceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBillingProcessorInvoiceID(v)
+		return nil
+	case invoice.FieldLineItems:
+		v, ok := value.([]map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLineItems(v)
+		return nil
+	case invoice.FieldPaidAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPaidAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Invoice field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *InvoiceMutation) AddedFields() []string {
+	var fields []string
+	if m.addamount != nil {
+		fields = append(fields, invoice.FieldAmount)
+	}
+	if m.addattempt_count != nil {
+		fields = append(fields, invoice.FieldAttemptCount)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *InvoiceMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case invoice.FieldAmount:
+		return m.AddedAmount()
+	case invoice.FieldAttemptCount:
+		return m.AddedAttemptCount()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *InvoiceMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case invoice.FieldAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAmount(v)
+		return nil
+	case invoice.FieldAttemptCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAttemptCount(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Invoice numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *InvoiceMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(invoice.FieldErrorCode) {
+		fields = append(fields, invoice.FieldErrorCode)
+	}
+	if m.FieldCleared(invoice.FieldErrorMessage) {
+		fields = append(fields, invoice.FieldErrorMessage)
+	}
+	if m.FieldCleared(invoice.FieldTestClockID) {
+		fields = append(fields, invoice.FieldTestClockID)
+	}
+	if m.FieldCleared(invoice.FieldClaimedUntil) {
+		fields = append(fields, invoice.FieldClaimedUntil)
+	}
+	if m.FieldCleared(invoice.FieldPaymentIntentID) {
+		fields = append(fields, invoice.FieldPaymentIntentID)
+	}
+	if m.FieldCleared(invoice.FieldPaymentMethodID) {
+		fields = append(fields, invoice.FieldPaymentMethodID)
+	}
+	if m.FieldCleared(invoice.FieldMerchantConnectorID) {
+		fields = append(fields, invoice.FieldMerchantConnectorID)
+	}
+	if m.FieldCleared(invoice.FieldBillingProcessorInvoiceID) {
+		fields = append(fields, invoice.FieldBillingProcessorInvoiceID)
+	}
+	if m.FieldCleared(invoice.FieldLineItems) {
+		fields = append(fields, invoice.FieldLineItems)
+	}
+	if m.FieldCleared(invoice.FieldPaidAt) {
+		fields = append(fields, invoice.FieldPaidAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *InvoiceMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *InvoiceMutation) ClearField(name string) error {
+	switch name {
+	case invoice.FieldErrorCode:
+		m.ClearErrorCode()
+		return nil
+	case invoice.FieldErrorMessage:
+		m.ClearErrorMessage()
+		return nil
+	case invoice.FieldTestClockID:
+		m.ClearTestClockID()
+		return nil
+	case invoice.FieldClaimedUntil:
+		m.ClearClaimedUntil()
+		return nil
+	case invoice.FieldPaymentIntentID:
+		m.ClearPaymentIntentID()
+		return nil
+	case invoice.FieldPaymentMethodID:
+		m.ClearPaymentMethodID()
+		return nil
+	case invoice.FieldMerchantConnectorID:
+		m.ClearMerchantConnectorID()
+		return nil
+	case invoice.FieldBillingProcessorInvoiceID:
+		m.ClearBillingProcessorInvoiceID()
+		return nil
+	case invoice.FieldLineItems:
+		m.ClearLineItems()
+		return nil
+	case invoice.FieldPaidAt:
+		m.ClearPaidAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Invoice nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *InvoiceMutation) ResetField(name string) error {
+	switch name {
+	case invoice.FieldMerchantID:
+		m.ResetMerchantID()
+		return nil
+	case invoice.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case invoice.FieldModifiedAt:
+		m.ResetModifiedAt()
+		return nil
+	case invoice.FieldErrorCode:
+		m.ResetErrorCode()
+		return nil
+	case invoice.FieldErrorMessage:
+		m.ResetErrorMessage()
+		return nil
+	case invoice.FieldSubscriptionID:
+		m.ResetSubscriptionID()
+		return nil
+	case invoice.FieldProfileID:
+		m.ResetProfileID()
+		return nil
+	case invoice.FieldCustomerID:
+		m.ResetCustomerID()
+		return nil
+	case invoice.FieldAmount:
+		m.ResetAmount()
+		return nil
+	case invoice.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case invoice.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case invoice.FieldPeriodStart:
+		m.ResetPeriodStart()
+		return nil
+	case invoice.FieldPeriodEnd:
+		m.ResetPeriodEnd()
+		return nil
+	case invoice.FieldDueAt:
+		m.ResetDueAt()
+		return nil
+	case invoice.FieldTestClockID:
+		m.ResetTestClockID()
+		return nil
+	case invoice.FieldAttemptCount:
+		m.ResetAttemptCount()
+		return nil
+	case invoice.FieldClaimedUntil:
+		m.ResetClaimedUntil()
+		return nil
+	case invoice.FieldPaymentIntentID:
+		m.ResetPaymentIntentID()
+		return nil
+	case invoice.FieldPaymentMethodID:
+		m.ResetPaymentMethodID()
+		return nil
+	case invoice.FieldMerchantConnectorID:
+		m.ResetMerchantConnectorID()
+		return nil
+	case invoice.FieldBillingProcessorInvoiceID:
+		m.ResetBillingProcessorInvoiceID()
+		return nil
+	case invoice.FieldLineItems:
+		m.ResetLineItems()
+		return nil
+	case invoice.FieldPaidAt:
+		m.ResetPaidAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Invoice field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *InvoiceMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.subscription != nil {
+		edges = append(edges, invoice.EdgeSubscription)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *InvoiceMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case invoice.EdgeSubscription:
+		if id := m.subscription; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *InvoiceMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *InvoiceMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *InvoiceMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedsubscription {
+		edges = append(edges, invoice.EdgeSubscription)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *InvoiceMutation) EdgeCleared(name string) bool {
+	switch name {
+	case invoice.EdgeSubscription:
+		return m.clearedsubscription
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *InvoiceMutation) ClearEdge(name string) error {
+	switch name {
+	case invoice.EdgeSubscription:
+		m.ClearSubscription()
+		return nil
+	}
+	return fmt.Errorf("unknown Invoice unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *InvoiceMutation) ResetEdge(name string) error {
+	switch name {
+	case invoice.EdgeSubscription:
+		m.ResetSubscription()
+		return nil
+	}
+	return fmt.Errorf("unknown Invoice edge %s", name)
+}
+
+// ItemPriceMutation represents an operation that mutates the ItemPrice nodes in the graph.
+type ItemPriceMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *string
+	merchant_id       *string
+	created_at        *time.Time
+	modified_at       *time.Time
+	amount            *int64
+	addamount         *int64
+	currency          *schematype.Currency
+	interval          *itemprice.Interval
+	interval_count    *int
+	addinterval_count *int
+	trial_period      *int
+	addtrial_period   *int
+	trial_period_unit *itemprice.TrialPeriodUnit
+	status            *itemprice.Status
+	clearedFields     map[string]struct{}
+	item              *string
+	cleareditem       bool
+	done              bool
+	oldValue          func(context.Context) (*ItemPrice, error)
+	predicates        []predicate.ItemPrice
+}
+
+var _ ent.Mutation = (*ItemPriceMutation)(nil)
+
+// itempriceOption allows management of the mutation configuration using functional options.
+type itempriceOption func(*ItemPriceMutation)
+
+// newItemPriceMutation creates new mutation for the ItemPrice entity.
+func newItemPriceMutation(c config, op Op, opts ...itempriceOption) *ItemPriceMutation {
+	m := &ItemPriceMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeItemPrice,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withItemPriceID sets the ID field of the mutation.
+func withItemPriceID(id string) itempriceOption {
+	return func(m *ItemPriceMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ItemPrice
+		)
+		m.oldValue = func(ctx context.Context) (*ItemPrice, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ItemPrice.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withItemPrice sets the old ItemPrice of the mutation.
+func withItemPrice(node *ItemPrice) itempriceOption {
+	return func(m *ItemPriceMutation) {
+		m.oldValue = func(context.Context) (*ItemPrice, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ItemPriceMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ItemPriceMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of ItemPrice entities.
+func (m *ItemPriceMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ItemPriceMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ItemPriceMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ItemPrice.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetMerchantID sets the "merchant_id" field.
+func (m *ItemPriceMutation) SetMerchantID(s string) {
+	m.merchant_id = &s
+}
+
+// MerchantID returns the value of the "merchant_id" field in the mutation.
+func (m *ItemPriceMutation) MerchantID() (r string, exists bool) {
+	v := m.merchant_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMerchantID returns the old "merchant_id" field's value of the ItemPrice entity.
+// If the ItemPrice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ItemPriceMutation) OldMerchantID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMerchantID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMerchantID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMerchantID: %w", err)
+	}
+	return oldValue.MerchantID, nil
+}
+
+// ResetMerchantID resets all changes to the "merchant_id" field.
+func (m *ItemPriceMutation) ResetMerchantID() {
+	m.merchant_id = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ItemPriceMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ItemPriceMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ItemPrice entity.
+// If the ItemPrice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ItemPriceMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ItemPriceMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetModifiedAt sets the "modified_at" field.
+func (m *ItemPriceMutation) SetModifiedAt(t time.Time) {
+	m.modified_at = &t
+}
+
+// ModifiedAt returns the value of the "modified_at" field in the mutation.
+func (m *ItemPriceMutation) ModifiedAt() (r time.Time, exists bool) {
+	v := m.modified_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldModifiedAt returns the old "modified_at" field's value of the ItemPrice entity.
+// If the ItemPrice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ItemPriceMutation) OldModifiedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldModifiedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldModifiedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldModifiedAt: %w", err)
+	}
+	return oldValue.ModifiedAt, nil
+}
+
+// ResetModifiedAt resets all changes to the "modified_at" field.
+func (m *ItemPriceMutation) ResetModifiedAt() {
+	m.modified_at = nil
+}
+
+// SetItemID sets the "item_id" field.
+func (m *ItemPriceMutation) SetItemID(s string) {
+	m.item = &s
+}
+
+// ItemID returns the value of the "item_id" field in the mutation.
+func (m *ItemPriceMutation) ItemID() (r string, exists bool) {
+	v := m.item
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldItemID returns the old "item_id" field's value of the ItemPrice entity.
+// If the ItemPrice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ItemPriceMutation) OldItemID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldItemID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldItemID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldItemID: %w", err)
+	}
+	return oldValue.ItemID, nil
+}
+
+// ResetItemID resets all changes to the "item_id" field.
+func (m *ItemPriceMutation) ResetItemID() {
+	m.item = nil
+}
+
+// SetAmount sets the "amount" field.
+func (m *ItemPriceMutation) SetAmount(i int64) {
+	m.amount = &i
+	m.addamount = nil
+}
+
+// Amount returns the value of the "amount" field in the mutation.
+func (m *ItemPriceMutation) Amount() (r int64, exists bool) {
+	v := m.amount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAmount returns the old "amount" field's value of the ItemPrice entity.
+// If the ItemPrice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ItemPriceMutation) OldAmount(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAmount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAmount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAmount: %w", err)
+	}
+	return oldValue.Amount, nil
+}
+
+// AddAmount adds i to the "amount" field.
+func (m *ItemPriceMutation) AddAmount(i int64) {
+	if m.addamount != nil {
+		*m.addamount += i
+	} else {
+		m.addamount = &i
+	}
+}
+
+// AddedAmount returns the value that was added to the "amount" field in this mutation.
+func (m *ItemPriceMutation) AddedAmount() (r int64, exists bool) {
+	v := m.addamount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAmount resets all changes to the "amount" field.
+func (m *ItemPriceMutation) ResetAmount() {
+	m.amount = nil
+	m.addamount = nil
+}
+
+// SetCurrency sets the "currency" field.
+func (m *ItemPriceMutation) SetCurrency(s schematype.Currency) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *ItemPriceMutation) Currency() (r schematype.Currency, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the ItemPrice entity.
+// If the ItemPrice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ItemPriceMutation) OldCurrency(ctx context.Context) (v schematype.Currency, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *ItemPriceMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// SetInterval sets the "interval" field.
+func (m *ItemPriceMutation) SetInterval(i itemprice.Interval) {
+	m.interval = &i
+}
+
+// Interval returns the value of the "interval" field in the mutation.
+func (m *ItemPriceMutation) Interval() (r itemprice.Interval, exists bool) {
+	v := m.interval
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldInterval returns the old "interval" field's value of the ItemPrice entity.
+// If the ItemPrice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ItemPriceMutation) OldInterval(ctx context.Context) (v itemprice.Interval, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldInterval is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldInterval requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldInterval: %w", err)
+	}
+	return oldValue.Interval, nil
+}
+
+// ResetInterval resets all changes to the "interval" field.
+func (m *ItemPriceMutation) ResetInterval() {
+	m.interval = nil
+}
+
+// SetIntervalCount sets the "interval_count" field.
+func (m *ItemPriceMutation) SetIntervalCount(i int) {
+	m.interval_count = &i
+	m.addinterval_count = nil
+}
+
+// IntervalCount returns the value of the "interval_count" field in the mutation.
+func (m *ItemPriceMutation) IntervalCount() (r int, exists bool) {
+	v := m.interval_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIntervalCount returns the old "interval_count" field's value of the ItemPrice entity.
+// If the ItemPrice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ItemPriceMutation) OldIntervalCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIntervalCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIntervalCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIntervalCount: %w", err)
+	}
+	return oldValue.IntervalCount, nil
+}
+
+// AddIntervalCount adds i to the "interval_count" field.
+func (m *ItemPriceMutation) AddIntervalCount(i int) {
+	if m.addinterval_count != nil {
+		*m.addinterval_count += i
+	} else {
+		m.addinterval_count = &i
+	}
+}
+
+// AddedIntervalCount returns the value that was added to the "interval_count" field in this mutation.
+func (m *ItemPriceMutation) AddedIntervalCount() (r int, exists bool) {
+	v := m.addinterval_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetIntervalCount resets all changes to the "interval_count" field.
+func (m *ItemPriceMutation) ResetIntervalCount() {
+	m.interval_count = nil
+	m.addinterval_count = nil
+}
+
+// SetTrialPeriod sets the "trial_period" field.
+func (m *ItemPriceMutation) SetTrialPeriod(i int) {
+	m.trial_period = &i
+	m.addtrial_period = nil
+}
+
+// TrialPeriod returns the value of the "trial_period" field in the mutation.
+func (m *ItemPriceMutation) TrialPeriod() (r int, exists bool) {
+	v := m.trial_period
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTrialPeriod returns the old "trial_period" field's value of the ItemPrice entity.
+// If the ItemPrice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ItemPriceMutation) OldTrialPeriod(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTrialPeriod is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTrialPeriod requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTrialPeriod: %w", err)
+	}
+	return oldValue.TrialPeriod, nil
+}
+
+// AddTrialPeriod adds i to the "trial_period" field.
+func (m *ItemPriceMutation) AddTrialPeriod(i int) {
+	if m.addtrial_period != nil {
+		*m.addtrial_period += i
+	} else {
+		m.addtrial_period = &i
+	}
+}
+
+// AddedTrialPeriod returns the value that was added to the "trial_period" field in this mutation.
+func (m *ItemPriceMutation) AddedTrialPeriod() (r int, exists bool) {
+	v := m.addtrial_period
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearTrialPeriod clears the value of the "trial_period" field.
+func (m *ItemPriceMutation) ClearTrialPeriod() {
+	m.trial_period = nil
+	m.addtrial_period = nil
+	m.clearedFields[itemprice.FieldTrialPeriod] = struct{}{}
+}
+
+// TrialPeriodCleared returns if the "trial_period" field was cleared in this mutation.
+func (m *ItemPriceMutation) TrialPeriodCleared() bool {
+	_, ok := m.clearedFields[itemprice.FieldTrialPeriod]
+	return ok
+}
+
+// ResetTrialPeriod resets all changes to the "trial_period" field.
+func (m *ItemPriceMutation) ResetTrialPeriod() {
+	m.trial_period = nil
+	m.addtrial_period = nil
+	delete(m.clearedFields, itemprice.FieldTrialPeriod)
+}
+
+// SetTrialPeriodUnit sets the "trial_period_unit" field.
+func (m *ItemPriceMutation) SetTrialPeriodUnit(ipu itemprice.TrialPeriodUnit) {
+	m.trial_period_unit = &ipu
+}
+
+// TrialPeriodUnit returns the value of the "trial_period_unit" field in the mutation.
+func (m *ItemPriceMutation) TrialPeriodUnit() (r itemprice.TrialPeriodUnit, exists bool) {
+	v := m.trial_period_unit
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTrialPeriodUnit returns the old "trial_period_unit" field's value of the ItemPrice entity.
+// If the ItemPrice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ItemPriceMutation) OldTrialPeriodUnit(ctx context.Context) (v *itemprice.TrialPeriodUnit, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTrialPeriodUnit is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTrialPeriodUnit requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTrialPeriodUnit: %w", err)
+	}
+	return oldValue.TrialPeriodUnit, nil
+}
+
+// ClearTrialPeriodUnit clears the value of the "trial_period_unit" field.
+func (m *ItemPriceMutation) ClearTrialPeriodUnit() {
+	m.trial_period_unit = nil
+	m.clearedFields[itemprice.FieldTrialPeriodUnit] = struct{}{}
+}
+
+// TrialPeriodUnitCleared returns if the "trial_period_unit" field was cleared in this mutation.
+func (m *ItemPriceMutation) TrialPeriodUnitCleared() bool {
+	_, ok := m.clearedFields[itemprice.FieldTrialPeriodUnit]
+	return ok
+}
+
+// ResetTrialPeriodUnit resets all changes to the "trial_period_unit" field.
+func (m *ItemPriceMutation) ResetTrialPeriodUnit() {
+	m.trial_period_unit = nil
+	delete(m.clearedFields, itemprice.FieldTrialPeriodUnit)
+}
+
+// SetStatus sets the "status" field.
+func (m *ItemPriceMutation) SetStatus(i itemprice.Status) {
+	m.status = &i
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *ItemPriceMutation) Status() (r itemprice.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the ItemPrice entity.
+// If the ItemPrice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ItemPriceMutation) OldStatus(ctx context.Context) (v itemprice.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *ItemPriceMutation) ResetStatus() {
+	m.status = nil
+}
+
+// ClearItem clears the "item" edge to the SubscriptionItem entity.
+func (m *ItemPriceMutation) ClearItem() {
+	m.cleareditem = true
+	m.clearedFields[itemprice.FieldItemID] = struct{}{}
+}
+
+// ItemCleared reports if the "item" edge to the SubscriptionItem entity was cleared.
+func (m *ItemPriceMutation) ItemCleared() bool {
+	return m.cleareditem
+}
+
+// ItemIDs returns the "item" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ItemID instead. It exists only for internal usage by the builders.
+func (m *ItemPriceMutation) ItemIDs() (ids []string) {
+	if id := m.item; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetItem resets all changes to the "item" edge.
+func (m *ItemPriceMutation) ResetItem() {
+	m.item = nil
+	m.cleareditem = false
+}
+
+// Where appends a list predicates to the ItemPriceMutation builder.
+func (m *ItemPriceMutation) Where(ps ...predicate.ItemPrice) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ItemPriceMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ItemPriceMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ItemPrice, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ItemPriceMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ItemPriceMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ItemPrice).
+func (m *ItemPriceMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ItemPriceMutation) Fields() []string {
+	fields := make([]string, 0, 11)
+	if m.merchant_id != nil {
+		fields = append(fields, itemprice.FieldMerchantID)
+	}
+	if m.created_at != nil {
+		fields = append(fields, itemprice.FieldCreatedAt)
+	}
+	if m.modified_at != nil {
+		fields = append(fields, itemprice.FieldModifiedAt)
+	}
+	if m.item != nil {
+		fields = append(fields, itemprice.FieldItemID)
+	}
+	if m.amount != nil {
+		fields = append(fields, itemprice.FieldAmount)
+	}
+	if m.currency != nil {
+		fields = append(fields, itemprice.FieldCurrency)
+	}
+	if m.interval != nil {
+		fields = append(fields, itemprice.FieldInterval)
+	}
+	if m.interval_count != nil {
+		fields = append(fields, itemprice.FieldIntervalCount)
+	}
+	if m.trial_period != nil {
+		fields = append(fields, itemprice.FieldTrialPeriod)
+	}
+	if m.trial_period_unit != nil {
+		fields = append(fields, itemprice.FieldTrialPeriodUnit)
+	}
+	if m.status != nil {
+		fields = append(fields, itemprice.FieldStatus)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ItemPriceMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case itemprice.FieldMerchantID:
+		return m.MerchantID()
+	case itemprice.FieldCreatedAt:
+		return m.CreatedAt()
+	case itemprice.FieldModifiedAt:
+		return m.ModifiedAt()
+	case itemprice.FieldItemID:
+		return m.ItemID()
+	case itemprice.FieldAmount:
+		return m.Amount()
+	case itemprice.FieldCurrency:
+		return m.Currency()
+	case itemprice.FieldInterval:
+		return m.Interval()
+	case itemprice.FieldIntervalCount:
+		return m.IntervalCount()
+	case itemprice.FieldTrialPeriod:
+		return m.TrialPeriod()
+	case itemprice.FieldTrialPeriodUnit:
+		return m.TrialPeriodUnit()
+	case itemprice.FieldStatus:
+		return m.Status()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ItemPriceMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case itemprice.FieldMerchantID:
+		return m.OldMerchantID(ctx)
+	case itemprice.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case itemprice.FieldModifiedAt:
+		return m.OldModifiedAt(ctx)
+	case itemprice.FieldItemID:
+		return m.OldItemID(ctx)
+	case itemprice.FieldAmount:
+		return m.OldAmount(ctx)
+	case itemprice.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case itemprice.FieldInterval:
+		return m.OldInterval(ctx)
+	case itemprice.FieldIntervalCount:
+		return m.OldIntervalCount(ctx)
+	case itemprice.FieldTrialPeriod:
+		return m.OldTrialPeriod(ctx)
+	case itemprice.FieldTrialPeriodUnit:
+		return m.OldTrialPeriodUnit(ctx)
+	case itemprice.FieldStatus:
+		return m.OldStatus(ctx)
+	}
+	return nil, fmt.Errorf("unknown ItemPrice field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ItemPriceMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case itemprice.FieldMerchantID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMerchantID(v)
+		return nil
+	case itemprice.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case itemprice.FieldModifiedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModifiedAt(v)
+		return nil
+	case itemprice.FieldItemID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetItemID(v)
+		return nil
+	case itemprice.FieldAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAmount(v)
+		return nil
+	case itemprice.FieldCurrency:
+		v, ok := value.(schematype.Currency)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case itemprice.FieldInterval:
+		v, ok := value.(itemprice.Interval)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetInterval(v)
+		return nil
+	case itemprice.FieldIntervalCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIntervalCount(v)
+		return nil
+	case itemprice.FieldTrialPeriod:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTrialPeriod(v)
+		return nil
+	case itemprice.FieldTrialPeriodUnit:
+		v, ok := value.(itemprice.TrialPeriodUnit)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTrialPeriodUnit(v)
+		return nil
+	case itemprice.FieldStatus:
+		v, ok := value.(itemprice.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ItemPrice field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ItemPriceMutation) AddedFields() []string {
+	var fields []string
+	if m.addamount != nil {
+		fields = append(fields, itemprice.FieldAmount)
+	}
+	if m.addinterval_count != nil {
+		fields = append(fields, itemprice.FieldIntervalCount)
+	}
+	if m.addtrial_period != nil {
+		fields = append(fields, itemprice.FieldTrialPeriod)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ItemPriceMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case itemprice.FieldAmount:
+		return m.AddedAmount()
+	case itemprice.FieldIntervalCount:
+		return m.AddedIntervalCount()
+	case itemprice.FieldTrialPeriod:
+		return m.AddedTrialPeriod()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ItemPriceMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case itemprice.FieldAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAmount(v)
+		return nil
+	case itemprice.FieldIntervalCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddIntervalCount(v)
+		return nil
+	case itemprice.FieldTrialPeriod:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddTrialPeriod(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ItemPrice numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ItemPriceMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(itemprice.FieldTrialPeriod) {
+		fields = append(fields, itemprice.FieldTrialPeriod)
+	}
+	if m.FieldCleared(itemprice.FieldTrialPeriodUnit) {
+		fields = append(fields, itemprice.FieldTrialPeriodUnit)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ItemPriceMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ItemPriceMutation) ClearField(name string) error {
+	switch name {
+	case itemprice.FieldTrialPeriod:
+		m.ClearTrialPeriod()
+		return nil
+	case itemprice.FieldTrialPeriodUnit:
+		m.ClearTrialPeriodUnit()
+		return nil
+	}
+	return fmt.Errorf("unknown ItemPrice nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ItemPriceMutation) ResetField(name string) error {
+	switch name {
+	case itemprice.FieldMerchantID:
+		m.ResetMerchantID()
+		return nil
+	case itemprice.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case itemprice.FieldModifiedAt:
+		m.ResetModifiedAt()
+		return nil
+	case itemprice.FieldItemID:
+		m.ResetItemID()
+		return nil
+	case itemprice.FieldAmount:
+		m.ResetAmount()
+		return nil
+	case itemprice.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case itemprice.FieldInterval:
+		m.ResetInterval()
+		return nil
+	case itemprice.FieldIntervalCount:
+		m.ResetIntervalCount()
+		return nil
+	case itemprice.FieldTrialPeriod:
+		m.ResetTrialPeriod()
+		return nil
+	case itemprice.FieldTrialPeriodUnit:
+		m.ResetTrialPeriodUnit()
+		return nil
+	case itemprice.FieldStatus:
+		m.ResetStatus()
+		return nil
+	}
+	return fmt.Errorf("unknown ItemPrice field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ItemPriceMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.item != nil {
+		edges = append(edges, itemprice.EdgeItem)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ItemPriceMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case itemprice.EdgeItem:
+		if id := m.item; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ItemPriceMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ItemPriceMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ItemPriceMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.cleareditem {
+		edges = append(edges, itemprice.EdgeItem)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ItemPriceMutation) EdgeCleared(name string) bool {
+	switch name {
+	case itemprice.EdgeItem:
+		return m.cleareditem
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ItemPriceMutation) ClearEdge(name string) error {
+	switch name {
+	case itemprice.EdgeItem:
+		m.ClearItem()
+		return nil
+	}
+	return fmt.Errorf("unknown ItemPrice unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ItemPriceMutation) ResetEdge(name string) error {
+	switch name {
+	case itemprice.EdgeItem:
+		m.ResetItem()
+		return nil
+	}
+	return fmt.Errorf("unknown ItemPrice edge %s", name)
 }
 
 // MandateMutation represents an operation that mutates the Mandate nodes in the graph.
@@ -39471,6 +46218,1547 @@ func (m *RoutingAlgorithmMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *RoutingAlgorithmMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown RoutingAlgorithm edge %s", name)
+}
+
+// SubscriptionItemMutation represents an operation that mutates the SubscriptionItem nodes in the graph.
+type SubscriptionItemMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *string
+	merchant_id   *string
+	created_at    *time.Time
+	modified_at   *time.Time
+	item_type     *subscriptionitem.ItemType
+	name          *string
+	description   *string
+	product_id    *string
+	status        *subscriptionitem.Status
+	metadata      *map[string]interface{}
+	clearedFields map[string]struct{}
+	prices        map[string]struct{}
+	removedprices map[string]struct{}
+	clearedprices bool
+	done          bool
+	oldValue      func(context.Context) (*SubscriptionItem, error)
+	predicates    []predicate.SubscriptionItem
+}
+
+var _ ent.Mutation = (*SubscriptionItemMutation)(nil)
+
+// subscriptionitemOption allows management of the mutation configuration using functional options.
+type subscriptionitemOption func(*SubscriptionItemMutation)
+
+// newSubscriptionItemMutation creates new mutation for the SubscriptionItem entity.
+func newSubscriptionItemMutation(c config, op Op, opts ...subscriptionitemOption) *SubscriptionItemMutation {
+	m := &SubscriptionItemMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSubscriptionItem,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSubscriptionItemID sets the ID field of the mutation.
+func withSubscriptionItemID(id string) subscriptionitemOption {
+	return func(m *SubscriptionItemMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *SubscriptionItem
+		)
+		m.oldValue = func(ctx context.Context) (*SubscriptionItem, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().SubscriptionItem.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSubscriptionItem sets the old SubscriptionItem of the mutation.
+func withSubscriptionItem(node *SubscriptionItem) subscriptionitemOption {
+	return func(m *SubscriptionItemMutation) {
+		m.oldValue = func(context.Context) (*SubscriptionItem, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SubscriptionItemMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SubscriptionItemMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of SubscriptionItem entities.
+func (m *SubscriptionItemMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SubscriptionItemMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SubscriptionItemMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().SubscriptionItem.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetMerchantID sets the "merchant_id" field.
+func (m *SubscriptionItemMutation) SetMerchantID(s string) {
+	m.merchant_id = &s
+}
+
+// MerchantID returns the value of the "merchant_id" field in the mutation.
+func (m *SubscriptionItemMutation) MerchantID() (r string, exists bool) {
+	v := m.merchant_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMerchantID returns the old "merchant_id" field's value of the SubscriptionItem entity.
+// If the SubscriptionItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionItemMutation) OldMerchantID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMerchantID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMerchantID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMerchantID: %w", err)
+	}
+	return oldValue.MerchantID, nil
+}
+
+// ResetMerchantID resets all changes to the "merchant_id" field.
+func (m *SubscriptionItemMutation) ResetMerchantID() {
+	m.merchant_id = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *SubscriptionItemMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *SubscriptionItemMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the SubscriptionItem entity.
+// If the SubscriptionItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionItemMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *SubscriptionItemMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetModifiedAt sets the "modified_at" field.
+func (m *SubscriptionItemMutation) SetModifiedAt(t time.Time) {
+	m.modified_at = &t
+}
+
+// ModifiedAt returns the value of the "modified_at" field in the mutation.
+func (m *SubscriptionItemMutation) ModifiedAt() (r time.Time, exists bool) {
+	v := m.modified_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldModifiedAt returns the old "modified_at" field's value of the SubscriptionItem entity.
+// If the SubscriptionItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionItemMutation) OldModifiedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldModifiedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldModifiedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldModifiedAt: %w", err)
+	}
+	return oldValue.ModifiedAt, nil
+}
+
+// ResetModifiedAt resets all changes to the "modified_at" field.
+func (m *SubscriptionItemMutation) ResetModifiedAt() {
+	m.modified_at = nil
+}
+
+// SetItemType sets the "item_type" field.
+func (m *SubscriptionItemMutation) SetItemType(st subscriptionitem.ItemType) {
+	m.item_type = &st
+}
+
+// ItemType returns the value of the "item_type" field in the mutation.
+func (m *SubscriptionItemMutation) ItemType() (r subscriptionitem.ItemType, exists bool) {
+	v := m.item_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldItemType returns the old "item_type" field's value of the SubscriptionItem entity.
+// If the SubscriptionItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionItemMutation) OldItemType(ctx context.Context) (v subscriptionitem.ItemType, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldItemType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldItemType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldItemType: %w", err)
+	}
+	return oldValue.ItemType, nil
+}
+
+// ResetItemType resets all changes to the "item_type" field.
+func (m *SubscriptionItemMutation) ResetItemType() {
+	m.item_type = nil
+}
+
+// SetName sets the "name" field.
+func (m *SubscriptionItemMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *SubscriptionItemMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the SubscriptionItem entity.
+// If the SubscriptionItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionItemMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *SubscriptionItemMutation) ResetName() {
+	m.name = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *SubscriptionItemMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *SubscriptionItemMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the SubscriptionItem entity.
+// If the SubscriptionItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionItemMutation) OldDescription(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ClearDescription clears the value of the "description" field.
+func (m *SubscriptionItemMutation) ClearDescription() {
+	m.description = nil
+	m.clearedFields[subscriptionitem.FieldDescription] = struct{}{}
+}
+
+// DescriptionCleared returns if the "description" field was cleared in this mutation.
+func (m *SubscriptionItemMutation) DescriptionCleared() bool {
+	_, ok := m.clearedFields[subscriptionitem.FieldDescription]
+	return ok
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *SubscriptionItemMutation) ResetDescription() {
+	m.description = nil
+	delete(m.clearedFields, subscriptionitem.FieldDescription)
+}
+
+// SetProductID sets the "product_id" field.
+func (m *SubscriptionItemMutation) SetProductID(s string) {
+	m.product_id = &s
+}
+
+// ProductID returns the value of the "product_id" field in the mutation.
+func (m *SubscriptionItemMutation) ProductID() (r string, exists bool) {
+	v := m.product_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProductID returns the old "product_id" field's value of the SubscriptionItem entity.
+// If the SubscriptionItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionItemMutation) OldProductID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProductID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProductID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProductID: %w", err)
+	}
+	return oldValue.ProductID, nil
+}
+
+// ClearProductID clears the value of the "product_id" field.
+func (m *SubscriptionItemMutation) ClearProductID() {
+	m.product_id = nil
+	m.clearedFields[subscriptionitem.FieldProductID] = struct{}{}
+}
+
+// ProductIDCleared returns if the "product_id" field was cleared in this mutation.
+func (m *SubscriptionItemMutation) ProductIDCleared() bool {
+	_, ok := m.clearedFields[subscriptionitem.FieldProductID]
+	return ok
+}
+
+// ResetProductID resets all changes to the "product_id" field.
+func (m *SubscriptionItemMutation) ResetProductID() {
+	m.product_id = nil
+	delete(m.clearedFields, subscriptionitem.FieldProductID)
+}
+
+// SetStatus sets the "status" field.
+func (m *SubscriptionItemMutation) SetStatus(s subscriptionitem.Status) {
+	m.status = &s
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *SubscriptionItemMutation) Status() (r subscriptionitem.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the SubscriptionItem entity.
+// If the SubscriptionItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionItemMutation) OldStatus(ctx context.Context) (v subscriptionitem.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *SubscriptionItemMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetMetadata sets the "metadata" field.
+func (m *SubscriptionItemMutation) SetMetadata(value map[string]interface{}) {
+	m.metadata = &value
+}
+
+// Metadata returns the value of the "metadata" field in the mutation.
+func (m *SubscriptionItemMutation) Metadata() (r map[string]interface{}, exists bool) {
+	v := m.metadata
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMetadata returns the old "metadata" field's value of the SubscriptionItem entity.
+// If the SubscriptionItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SubscriptionItemMutation) OldMetadata(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMetadata is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMetadata requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMetadata: %w", err)
+	}
+	return oldValue.Metadata, nil
+}
+
+// ClearMetadata clears the value of the "metadata" field.
+func (m *SubscriptionItemMutation) ClearMetadata() {
+	m.metadata = nil
+	m.clearedFields[subscriptionitem.FieldMetadata] = struct{}{}
+}
+
+// MetadataCleared returns if the "metadata" field was cleared in this mutation.
+func (m *SubscriptionItemMutation) MetadataCleared() bool {
+	_, ok := m.clearedFields[subscriptionitem.FieldMetadata]
+	return ok
+}
+
+// ResetMetadata resets all changes to the "metadata" field.
+func (m *SubscriptionItemMutation) ResetMetadata() {
+	m.metadata = nil
+	delete(m.clearedFields, subscriptionitem.FieldMetadata)
+}
+
+// AddPriceIDs adds the "prices" edge to the ItemPrice entity by ids.
+func (m *SubscriptionItemMutation) AddPriceIDs(ids ...string) {
+	if m.prices == nil {
+		m.prices = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.prices[ids[i]] = struct{}{}
+	}
+}
+
+// ClearPrices clears the "prices" edge to the ItemPrice entity.
+func (m *SubscriptionItemMutation) ClearPrices() {
+	m.clearedprices = true
+}
+
+// PricesCleared reports if the "prices" edge to the ItemPrice entity was cleared.
+func (m *SubscriptionItemMutation) PricesCleared() bool {
+	return m.clearedprices
+}
+
+// RemovePriceIDs removes the "prices" edge to the ItemPrice entity by IDs.
+func (m *SubscriptionItemMutation) RemovePriceIDs(ids ...string) {
+	if m.removedprices == nil {
+		m.removedprices = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.prices, ids[i])
+		m.removedprices[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedPrices returns the removed IDs of the "prices" edge to the ItemPrice entity.
+func (m *SubscriptionItemMutation) RemovedPricesIDs() (ids []string) {
+	for id := range m.removedprices {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// PricesIDs returns the "prices" edge IDs in the mutation.
+func (m *SubscriptionItemMutation) PricesIDs() (ids []string) {
+	for id := range m.prices {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetPrices resets all changes to the "prices" edge.
+func (m *SubscriptionItemMutation) ResetPrices() {
+	m.prices = nil
+	m.clearedprices = false
+	m.removedprices = nil
+}
+
+// Where appends a list predicates to the SubscriptionItemMutation builder.
+func (m *SubscriptionItemMutation) Where(ps ...predicate.SubscriptionItem) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SubscriptionItemMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SubscriptionItemMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.SubscriptionItem, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SubscriptionItemMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SubscriptionItemMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (SubscriptionItem).
+func (m *SubscriptionItemMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SubscriptionItemMutation) Fields() []string {
+	fields := make([]string, 0, 9)
+	if m.merchant_id != nil {
+		fields = append(fields, subscriptionitem.FieldMerchantID)
+	}
+	if m.created_at != nil {
+		fields = append(fields, subscriptionitem.FieldCreatedAt)
+	}
+	if m.modified_at != nil {
+		fields = append(fields, subscriptionitem.FieldModifiedAt)
+	}
+	if m.item_type != nil {
+		fields = append(fields, subscriptionitem.FieldItemType)
+	}
+	if m.name != nil {
+		fields = append(fields, subscriptionitem.FieldName)
+	}
+	if m.description != nil {
+		fields = append(fields, subscriptionitem.FieldDescription)
+	}
+	if m.product_id != nil {
+		fields = append(fields, subscriptionitem.FieldProductID)
+	}
+	if m.status != nil {
+		fields = append(fields, subscriptionitem.FieldStatus)
+	}
+	if m.metadata != nil {
+		fields = append(fields, subscriptionitem.FieldMetadata)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SubscriptionItemMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case subscriptionitem.FieldMerchantID:
+		return m.MerchantID()
+	case subscriptionitem.FieldCreatedAt:
+		return m.CreatedAt()
+	case subscriptionitem.FieldModifiedAt:
+		return m.ModifiedAt()
+	case subscriptionitem.FieldItemType:
+		return m.ItemType()
+	case subscriptionitem.FieldName:
+		return m.Name()
+	case subscriptionitem.FieldDescription:
+		return m.Description()
+	case subscriptionitem.FieldProductID:
+		return m.ProductID()
+	case subscriptionitem.FieldStatus:
+		return m.Status()
+	case subscriptionitem.FieldMetadata:
+		return m.Metadata()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SubscriptionItemMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case subscriptionitem.FieldMerchantID:
+		return m.OldMerchantID(ctx)
+	case subscriptionitem.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case subscriptionitem.FieldModifiedAt:
+		return m.OldModifiedAt(ctx)
+	case subscriptionitem.FieldItemType:
+		return m.OldItemType(ctx)
+	case subscriptionitem.FieldName:
+		return m.OldName(ctx)
+	case subscriptionitem.FieldDescription:
+		return m.OldDescription(ctx)
+	case subscriptionitem.FieldProductID:
+		return m.OldProductID(ctx)
+	case subscriptionitem.FieldStatus:
+		return m.OldStatus(ctx)
+	case subscriptionitem.FieldMetadata:
+		return m.OldMetadata(ctx)
+	}
+	return nil, fmt.Errorf("unknown SubscriptionItem field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SubscriptionItemMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case subscriptionitem.FieldMerchantID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMerchantID(v)
+		return nil
+	case subscriptionitem.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case subscriptionitem.FieldModifiedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModifiedAt(v)
+		return nil
+	case subscriptionitem.FieldItemType:
+		v, ok := value.(subscriptionitem.ItemType)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetItemType(v)
+		return nil
+	case subscriptionitem.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case subscriptionitem.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case subscriptionitem.FieldProductID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProductID(v)
+		return nil
+	case subscriptionitem.FieldStatus:
+		v, ok := value.(subscriptionitem.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case subscriptionitem.FieldMetadata:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMetadata(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SubscriptionItem field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SubscriptionItemMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SubscriptionItemMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SubscriptionItemMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown SubscriptionItem numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SubscriptionItemMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(subscriptionitem.FieldDescription) {
+		fields = append(fields, subscriptionitem.FieldDescription)
+	}
+	if m.FieldCleared(subscriptionitem.FieldProductID) {
+		fields = append(fields, subscriptionitem.FieldProductID)
+	}
+	if m.FieldCleared(subscriptionitem.FieldMetadata) {
+		fields = append(fields, subscriptionitem.FieldMetadata)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SubscriptionItemMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SubscriptionItemMutation) ClearField(name string) error {
+	switch name {
+	case subscriptionitem.FieldDescription:
+		m.ClearDescription()
+		return nil
+	case subscriptionitem.FieldProductID:
+		m.ClearProductID()
+		return nil
+	case subscriptionitem.FieldMetadata:
+		m.ClearMetadata()
+		return nil
+	}
+	return fmt.Errorf("unknown SubscriptionItem nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SubscriptionItemMutation) ResetField(name string) error {
+	switch name {
+	case subscriptionitem.FieldMerchantID:
+		m.ResetMerchantID()
+		return nil
+	case subscriptionitem.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case subscriptionitem.FieldModifiedAt:
+		m.ResetModifiedAt()
+		return nil
+	case subscriptionitem.FieldItemType:
+		m.ResetItemType()
+		return nil
+	case subscriptionitem.FieldName:
+		m.ResetName()
+		return nil
+	case subscriptionitem.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case subscriptionitem.FieldProductID:
+		m.ResetProductID()
+		return nil
+	case subscriptionitem.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case subscriptionitem.FieldMetadata:
+		m.ResetMetadata()
+		return nil
+	}
+	return fmt.Errorf("unknown SubscriptionItem field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SubscriptionItemMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.prices != nil {
+		edges = append(edges, subscriptionitem.EdgePrices)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SubscriptionItemMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case subscriptionitem.EdgePrices:
+		ids := make([]ent.Value, 0, len(m.prices))
+		for id := range m.prices {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SubscriptionItemMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.removedprices != nil {
+		edges = append(edges, subscriptionitem.EdgePrices)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SubscriptionItemMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case subscriptionitem.EdgePrices:
+		ids := make([]ent.Value, 0, len(m.removedprices))
+		for id := range m.removedprices {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SubscriptionItemMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedprices {
+		edges = append(edges, subscriptionitem.EdgePrices)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SubscriptionItemMutation) EdgeCleared(name string) bool {
+	switch name {
+	case subscriptionitem.EdgePrices:
+		return m.clearedprices
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SubscriptionItemMutation) ClearEdge(name string) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown SubscriptionItem unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SubscriptionItemMutation) ResetEdge(name string) error {
+	switch name {
+	case subscriptionitem.EdgePrices:
+		m.ResetPrices()
+		return nil
+	}
+	return fmt.Errorf("unknown SubscriptionItem edge %s", name)
+}
+
+// TestClockMutation represents an operation that mutates the TestClock nodes in the graph.
+type TestClockMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *string
+	merchant_id   *string
+	created_at    *time.Time
+	modified_at   *time.Time
+	name          *string
+	frozen_time   *time.Time
+	status        *testclock.Status
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*TestClock, error)
+	predicates    []predicate.TestClock
+}
+
+var _ ent.Mutation = (*TestClockMutation)(nil)
+
+// testclockOption allows management of the mutation configuration using functional options.
+type testclockOption func(*TestClockMutation)
+
+// newTestClockMutation creates new mutation for the TestClock entity.
+func newTestClockMutation(c config, op Op, opts ...testclockOption) *TestClockMutation {
+	m := &TestClockMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeTestClock,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withTestClockID sets the ID field of the mutation.
+func withTestClockID(id string) testclockOption {
+	return func(m *TestClockMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *TestClock
+		)
+		m.oldValue = func(ctx context.Context) (*TestClock, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().TestClock.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withTestClock sets the old TestClock of the mutation.
+func withTestClock(node *TestClock) testclockOption {
+	return func(m *TestClockMutation) {
+		m.oldValue = func(context.Context) (*TestClock, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m TestClockMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m TestClockMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of TestClock entities.
+func (m *TestClockMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *TestClockMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *TestClockMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().TestClock.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetMerchantID sets the "merchant_id" field.
+func (m *TestClockMutation) SetMerchantID(s string) {
+	m.merchant_id = &s
+}
+
+// MerchantID returns the value of the "merchant_id" field in the mutation.
+func (m *TestClockMutation) MerchantID() (r string, exists bool) {
+	v := m.merchant_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMerchantID returns the old "merchant_id" field's value of the TestClock entity.
+// If the TestClock object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TestClockMutation) OldMerchantID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMerchantID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMerchantID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMerchantID: %w", err)
+	}
+	return oldValue.MerchantID, nil
+}
+
+// ResetMerchantID resets all changes to the "merchant_id" field.
+func (m *TestClockMutation) ResetMerchantID() {
+	m.merchant_id = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *TestClockMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *TestClockMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the TestClock entity.
+// If the TestClock object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TestClockMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *TestClockMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetModifiedAt sets the "modified_at" field.
+func (m *TestClockMutation) SetModifiedAt(t time.Time) {
+	m.modified_at = &t
+}
+
+// ModifiedAt returns the value of the "modified_at" field in the mutation.
+func (m *TestClockMutation) ModifiedAt() (r time.Time, exists bool) {
+	v := m.modified_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldModifiedAt returns the old "modified_at" field's value of the TestClock entity.
+// If the TestClock object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TestClockMutation) OldModifiedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldModifiedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldModifiedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldModifiedAt: %w", err)
+	}
+	return oldValue.ModifiedAt, nil
+}
+
+// ResetModifiedAt resets all changes to the "modified_at" field.
+func (m *TestClockMutation) ResetModifiedAt() {
+	m.modified_at = nil
+}
+
+// SetName sets the "name" field.
+func (m *TestClockMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *TestClockMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the TestClock entity.
+// If the TestClock object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TestClockMutation) OldName(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ClearName clears the value of the "name" field.
+func (m *TestClockMutation) ClearName() {
+	m.name = nil
+	m.clearedFields[testclock.FieldName] = struct{}{}
+}
+
+// NameCleared returns if the "name" field was cleared in this mutation.
+func (m *TestClockMutation) NameCleared() bool {
+	_, ok := m.clearedFields[testclock.FieldName]
+	return ok
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *TestClockMutation) ResetName() {
+	m.name = nil
+	delete(m.clearedFields, testclock.FieldName)
+}
+
+// SetFrozenTime sets the "frozen_time" field.
+func (m *TestClockMutation) SetFrozenTime(t time.Time) {
+	m.frozen_time = &t
+}
+
+// FrozenTime returns the value of the "frozen_time" field in the mutation.
+func (m *TestClockMutation) FrozenTime() (r time.Time, exists bool) {
+	v := m.frozen_time
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFrozenTime returns the old "frozen_time" field's value of the TestClock entity.
+// If the TestClock object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TestClockMutation) OldFrozenTime(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFrozenTime is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFrozenTime requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFrozenTime: %w", err)
+	}
+	return oldValue.FrozenTime, nil
+}
+
+// ResetFrozenTime resets all changes to the "frozen_time" field.
+func (m *TestClockMutation) ResetFrozenTime() {
+	m.frozen_time = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *TestClockMutation) SetStatus(t testclock.Status) {
+	m.status = &t
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *TestClockMutation) Status() (r testclock.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the TestClock entity.
+// If the TestClock object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TestClockMutation) OldStatus(ctx context.Context) (v testclock.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *TestClockMutation) ResetStatus() {
+	m.status = nil
+}
+
+// Where appends a list predicates to the TestClockMutation builder.
+func (m *TestClockMutation) Where(ps ...predicate.TestClock) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the TestClockMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *TestClockMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.TestClock, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *TestClockMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *TestClockMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (TestClock).
+func (m *TestClockMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *TestClockMutation) Fields() []string {
+	fields := make([]string, 0, 6)
+	if m.merchant_id != nil {
+		fields = append(fields, testclock.FieldMerchantID)
+	}
+	if m.created_at != nil {
+		fields = append(fields, testclock.FieldCreatedAt)
+	}
+	if m.modified_at != nil {
+		fields = append(fields, testclock.FieldModifiedAt)
+	}
+	if m.name != nil {
+		fields = append(fields, testclock.FieldName)
+	}
+	if m.frozen_time != nil {
+		fields = append(fields, testclock.FieldFrozenTime)
+	}
+	if m.status != nil {
+		fields = append(fields, testclock.FieldStatus)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *TestClockMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case testclock.FieldMerchantID:
+		return m.MerchantID()
+	case testclock.FieldCreatedAt:
+		return m.CreatedAt()
+	case testclock.FieldModifiedAt:
+		return m.ModifiedAt()
+	case testclock.FieldName:
+		return m.Name()
+	case testclock.FieldFrozenTime:
+		return m.FrozenTime()
+	case testclock.FieldStatus:
+		return m.Status()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *TestClockMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case testclock.FieldMerchantID:
+		return m.OldMerchantID(ctx)
+	case testclock.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case testclock.FieldModifiedAt:
+		return m.OldModifiedAt(ctx)
+	case testclock.FieldName:
+		return m.OldName(ctx)
+	case testclock.FieldFrozenTime:
+		return m.OldFrozenTime(ctx)
+	case testclock.FieldStatus:
+		return m.OldStatus(ctx)
+	}
+	return nil, fmt.Errorf("unknown TestClock field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *TestClockMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case testclock.FieldMerchantID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMerchantID(v)
+		return nil
+	case testclock.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case testclock.FieldModifiedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModifiedAt(v)
+		return nil
+	case testclock.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case testclock.FieldFrozenTime:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFrozenTime(v)
+		return nil
+	case testclock.FieldStatus:
+		v, ok := value.(testclock.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	}
+	return fmt.Errorf("unknown TestClock field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *TestClockMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *TestClockMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *TestClockMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown TestClock numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *TestClockMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(testclock.FieldName) {
+		fields = append(fields, testclock.FieldName)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *TestClockMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *TestClockMutation) ClearField(name string) error {
+	switch name {
+	case testclock.FieldName:
+		m.ClearName()
+		return nil
+	}
+	return fmt.Errorf("unknown TestClock nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *TestClockMutation) ResetField(name string) error {
+	switch name {
+	case testclock.FieldMerchantID:
+		m.ResetMerchantID()
+		return nil
+	case testclock.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case testclock.FieldModifiedAt:
+		m.ResetModifiedAt()
+		return nil
+	case testclock.FieldName:
+		m.ResetName()
+		return nil
+	case testclock.FieldFrozenTime:
+		m.ResetFrozenTime()
+		return nil
+	case testclock.FieldStatus:
+		m.ResetStatus()
+		return nil
+	}
+	return fmt.Errorf("unknown TestClock field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *TestClockMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *TestClockMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *TestClockMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *TestClockMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *TestClockMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *TestClockMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *TestClockMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown TestClock unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *TestClockMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown TestClock edge %s", name)
 }
 
 // UserMutation represents an operation that mutates the User nodes in the graph.

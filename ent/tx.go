@@ -18,8 +18,12 @@ type Tx struct {
 	APIKey *APIKeyClient
 	// AuditEntry is the client for interacting with the AuditEntry builders.
 	AuditEntry *AuditEntryClient
+	// BillingSubscription is the client for interacting with the BillingSubscription builders.
+	BillingSubscription *BillingSubscriptionClient
 	// Capture is the client for interacting with the Capture builders.
 	Capture *CaptureClient
+	// Coupon is the client for interacting with the Coupon builders.
+	Coupon *CouponClient
 	// Customer is the client for interacting with the Customer builders.
 	Customer *CustomerClient
 	// Dispute is the client for interacting with the Dispute builders.
@@ -34,6 +38,10 @@ type Tx struct {
 	IncrementalAuthorization *IncrementalAuthorizationClient
 	// Invitation is the client for interacting with the Invitation builders.
 	Invitation *InvitationClient
+	// Invoice is the client for interacting with the Invoice builders.
+	Invoice *InvoiceClient
+	// ItemPrice is the client for interacting with the ItemPrice builders.
+	ItemPrice *ItemPriceClient
 	// Mandate is the client for interacting with the Mandate builders.
 	Mandate *MandateClient
 	// Membership is the client for interacting with the Membership builders.
@@ -58,6 +66,10 @@ type Tx struct {
 	Refund *RefundClient
 	// RoutingAlgorithm is the client for interacting with the RoutingAlgorithm builders.
 	RoutingAlgorithm *RoutingAlgorithmClient
+	// SubscriptionItem is the client for interacting with the SubscriptionItem builders.
+	SubscriptionItem *SubscriptionItemClient
+	// TestClock is the client for interacting with the TestClock builders.
+	TestClock *TestClockClient
 	// User is the client for interacting with the User builders.
 	User *UserClient
 	// WebhookDeliveryTask is the client for interacting with the WebhookDeliveryTask builders.
@@ -195,7 +207,9 @@ func (tx *Tx) Client() *Client {
 func (tx *Tx) init() {
 	tx.APIKey = NewAPIKeyClient(tx.config)
 	tx.AuditEntry = NewAuditEntryClient(tx.config)
+	tx.BillingSubscription = NewBillingSubscriptionClient(tx.config)
 	tx.Capture = NewCaptureClient(tx.config)
+	tx.Coupon = NewCouponClient(tx.config)
 	tx.Customer = NewCustomerClient(tx.config)
 	tx.Dispute = NewDisputeClient(tx.config)
 	tx.Event = NewEventClient(tx.config)
@@ -203,6 +217,8 @@ func (tx *Tx) init() {
 	tx.GsmRule = NewGsmRuleClient(tx.config)
 	tx.IncrementalAuthorization = NewIncrementalAuthorizationClient(tx.config)
 	tx.Invitation = NewInvitationClient(tx.config)
+	tx.Invoice = NewInvoiceClient(tx.config)
+	tx.ItemPrice = NewItemPriceClient(tx.config)
 	tx.Mandate = NewMandateClient(tx.config)
 	tx.Membership = NewMembershipClient(tx.config)
 	tx.MerchantAccount = NewMerchantAccountClient(tx.config)
@@ -215,6 +231,8 @@ func (tx *Tx) init() {
 	tx.Profile = NewProfileClient(tx.config)
 	tx.Refund = NewRefundClient(tx.config)
 	tx.RoutingAlgorithm = NewRoutingAlgorithmClient(tx.config)
+	tx.SubscriptionItem = NewSubscriptionItemClient(tx.config)
+	tx.TestClock = NewTestClockClient(tx.config)
 	tx.User = NewUserClient(tx.config)
 	tx.WebhookDeliveryTask = NewWebhookDeliveryTaskClient(tx.config)
 }

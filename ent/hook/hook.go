@@ -32,6 +32,18 @@ func (f AuditEntryFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, 
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.AuditEntryMutation", m)
 }
 
+// The BillingSubscriptionFunc type is an adapter to allow the use of ordinary
+// function as BillingSubscription mutator.
+type BillingSubscriptionFunc func(context.Context, *ent.BillingSubscriptionMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f BillingSubscriptionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.BillingSubscriptionMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.BillingSubscriptionMutation", m)
+}
+
 // The CaptureFunc type is an adapter to allow the use of ordinary
 // function as Capture mutator.
 type CaptureFunc func(context.Context, *ent.CaptureMutation) (ent.Value, error)
@@ -42,6 +54,18 @@ func (f CaptureFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, err
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CaptureMutation", m)
+}
+
+// The CouponFunc type is an adapter to allow the use of ordinary
+// function as Coupon mutator.
+type CouponFunc func(context.Context, *ent.CouponMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CouponFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CouponMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CouponMutation", m)
 }
 
 // The CustomerFunc type is an adapter to allow the use of ordinary
@@ -126,6 +150,30 @@ func (f InvitationFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, 
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.InvitationMutation", m)
+}
+
+// The InvoiceFunc type is an adapter to allow the use of ordinary
+// function as Invoice mutator.
+type InvoiceFunc func(context.Context, *ent.InvoiceMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f InvoiceFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.InvoiceMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.InvoiceMutation", m)
+}
+
+// The ItemPriceFunc type is an adapter to allow the use of ordinary
+// function as ItemPrice mutator.
+type ItemPriceFunc func(context.Context, *ent.ItemPriceMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ItemPriceFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ItemPriceMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ItemPriceMutation", m)
 }
 
 // The MandateFunc type is an adapter to allow the use of ordinary
@@ -270,6 +318,30 @@ func (f RoutingAlgorithmFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.V
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RoutingAlgorithmMutation", m)
+}
+
+// The SubscriptionItemFunc type is an adapter to allow the use of ordinary
+// function as SubscriptionItem mutator.
+type SubscriptionItemFunc func(context.Context, *ent.SubscriptionItemMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SubscriptionItemFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SubscriptionItemMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SubscriptionItemMutation", m)
+}
+
+// The TestClockFunc type is an adapter to allow the use of ordinary
+// function as TestClock mutator.
+type TestClockFunc func(context.Context, *ent.TestClockMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f TestClockFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.TestClockMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.TestClockMutation", m)
 }
 
 // The UserFunc type is an adapter to allow the use of ordinary

@@ -9,7 +9,9 @@ import (
 	"switchyard/ent"
 	"switchyard/ent/apikey"
 	"switchyard/ent/auditentry"
+	"switchyard/ent/billingsubscription"
 	"switchyard/ent/capture"
+	"switchyard/ent/coupon"
 	"switchyard/ent/customer"
 	"switchyard/ent/dispute"
 	"switchyard/ent/event"
@@ -17,6 +19,8 @@ import (
 	"switchyard/ent/gsmrule"
 	"switchyard/ent/incrementalauthorization"
 	"switchyard/ent/invitation"
+	"switchyard/ent/invoice"
+	"switchyard/ent/itemprice"
 	"switchyard/ent/mandate"
 	"switchyard/ent/membership"
 	"switchyard/ent/merchantaccount"
@@ -30,6 +34,8 @@ import (
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
 	"switchyard/ent/routingalgorithm"
+	"switchyard/ent/subscriptionitem"
+	"switchyard/ent/testclock"
 	"switchyard/ent/user"
 	"switchyard/ent/webhookdeliverytask"
 
@@ -146,6 +152,33 @@ func (f TraverseAuditEntry) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.AuditEntryQuery", q)
 }
 
+// The BillingSubscriptionFunc type is an adapter to allow the use of ordinary function as a Querier.
+type BillingSubscriptionFunc func(context.Context, *ent.BillingSubscriptionQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f BillingSubscriptionFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.BillingSubscriptionQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.BillingSubscriptionQuery", q)
+}
+
+// The TraverseBillingSubscription type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseBillingSubscription func(context.Context, *ent.BillingSubscriptionQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseBillingSubscription) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseBillingSubscription) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.BillingSubscriptionQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.BillingSubscriptionQuery", q)
+}
+
 // The CaptureFunc type is an adapter to allow the use of ordinary function as a Querier.
 type CaptureFunc func(context.Context, *ent.CaptureQuery) (ent.Value, error)
 
@@ -171,6 +204,33 @@ func (f TraverseCapture) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.CaptureQuery", q)
+}
+
+// The CouponFunc type is an adapter to allow the use of ordinary function as a Querier.
+type CouponFunc func(context.Context, *ent.CouponQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f CouponFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.CouponQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.CouponQuery", q)
+}
+
+// The TraverseCoupon type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseCoupon func(context.Context, *ent.CouponQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseCoupon) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseCoupon) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.CouponQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.CouponQuery", q)
 }
 
 // The CustomerFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -360,6 +420,60 @@ func (f TraverseInvitation) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.InvitationQuery", q)
+}
+
+// The InvoiceFunc type is an adapter to allow the use of ordinary function as a Querier.
+type InvoiceFunc func(context.Context, *ent.InvoiceQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f InvoiceFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.InvoiceQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.InvoiceQuery", q)
+}
+
+// The TraverseInvoice type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseInvoice func(context.Context, *ent.InvoiceQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseInvoice) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseInvoice) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.InvoiceQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.InvoiceQuery", q)
+}
+
+// The ItemPriceFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ItemPriceFunc func(context.Context, *ent.ItemPriceQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ItemPriceFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ItemPriceQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ItemPriceQuery", q)
+}
+
+// The TraverseItemPrice type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseItemPrice func(context.Context, *ent.ItemPriceQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseItemPrice) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseItemPrice) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ItemPriceQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ItemPriceQuery", q)
 }
 
 // The MandateFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -686,6 +800,60 @@ func (f TraverseRoutingAlgorithm) Traverse(ctx context.Context, q ent.Query) err
 	return fmt.Errorf("unexpected query type %T. expect *ent.RoutingAlgorithmQuery", q)
 }
 
+// The SubscriptionItemFunc type is an adapter to allow the use of ordinary function as a Querier.
+type SubscriptionItemFunc func(context.Context, *ent.SubscriptionItemQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f SubscriptionItemFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.SubscriptionItemQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.SubscriptionItemQuery", q)
+}
+
+// The TraverseSubscriptionItem type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseSubscriptionItem func(context.Context, *ent.SubscriptionItemQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseSubscriptionItem) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseSubscriptionItem) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SubscriptionItemQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.SubscriptionItemQuery", q)
+}
+
+// The TestClockFunc type is an adapter to allow the use of ordinary function as a Querier.
+type TestClockFunc func(context.Context, *ent.TestClockQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f TestClockFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.TestClockQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.TestClockQuery", q)
+}
+
+// The TraverseTestClock type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseTestClock func(context.Context, *ent.TestClockQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseTestClock) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseTestClock) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.TestClockQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.TestClockQuery", q)
+}
+
 // The UserFunc type is an adapter to allow the use of ordinary function as a Querier.
 type UserFunc func(context.Context, *ent.UserQuery) (ent.Value, error)
 
@@ -747,8 +915,12 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.APIKeyQuery, predicate.APIKey, apikey.OrderOption]{typ: ent.TypeAPIKey, tq: q}, nil
 	case *ent.AuditEntryQuery:
 		return &query[*ent.AuditEntryQuery, predicate.AuditEntry, auditentry.OrderOption]{typ: ent.TypeAuditEntry, tq: q}, nil
+	case *ent.BillingSubscriptionQuery:
+		return &query[*ent.BillingSubscriptionQuery, predicate.BillingSubscription, billingsubscription.OrderOption]{typ: ent.TypeBillingSubscription, tq: q}, nil
 	case *ent.CaptureQuery:
 		return &query[*ent.CaptureQuery, predicate.Capture, capture.OrderOption]{typ: ent.TypeCapture, tq: q}, nil
+	case *ent.CouponQuery:
+		return &query[*ent.CouponQuery, predicate.Coupon, coupon.OrderOption]{typ: ent.TypeCoupon, tq: q}, nil
 	case *ent.CustomerQuery:
 		return &query[*ent.CustomerQuery, predicate.Customer, customer.OrderOption]{typ: ent.TypeCustomer, tq: q}, nil
 	case *ent.DisputeQuery:
@@ -763,6 +935,10 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.IncrementalAuthorizationQuery, predicate.IncrementalAuthorization, incrementalauthorization.OrderOption]{typ: ent.TypeIncrementalAuthorization, tq: q}, nil
 	case *ent.InvitationQuery:
 		return &query[*ent.InvitationQuery, predicate.Invitation, invitation.OrderOption]{typ: ent.TypeInvitation, tq: q}, nil
+	case *ent.InvoiceQuery:
+		return &query[*ent.InvoiceQuery, predicate.Invoice, invoice.OrderOption]{typ: ent.TypeInvoice, tq: q}, nil
+	case *ent.ItemPriceQuery:
+		return &query[*ent.ItemPriceQuery, predicate.ItemPrice, itemprice.OrderOption]{typ: ent.TypeItemPrice, tq: q}, nil
 	case *ent.MandateQuery:
 		return &query[*ent.MandateQuery, predicate.Mandate, mandate.OrderOption]{typ: ent.TypeMandate, tq: q}, nil
 	case *ent.MembershipQuery:
@@ -787,6 +963,10 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.RefundQuery, predicate.Refund, refund.OrderOption]{typ: ent.TypeRefund, tq: q}, nil
 	case *ent.RoutingAlgorithmQuery:
 		return &query[*ent.RoutingAlgorithmQuery, predicate.RoutingAlgorithm, routingalgorithm.OrderOption]{typ: ent.TypeRoutingAlgorithm, tq: q}, nil
+	case *ent.SubscriptionItemQuery:
+		return &query[*ent.SubscriptionItemQuery, predicate.SubscriptionItem, subscriptionitem.OrderOption]{typ: ent.TypeSubscriptionItem, tq: q}, nil
+	case *ent.TestClockQuery:
+		return &query[*ent.TestClockQuery, predicate.TestClock, testclock.OrderOption]{typ: ent.TypeTestClock, tq: q}, nil
 	case *ent.UserQuery:
 		return &query[*ent.UserQuery, predicate.User, user.OrderOption]{typ: ent.TypeUser, tq: q}, nil
 	case *ent.WebhookDeliveryTaskQuery:

@@ -3,6 +3,7 @@
 package migrate
 
 import (
+	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/dialect/sql/schema"
 	"entgo.io/ent/schema/field"
 )
@@ -68,6 +69,76 @@ var (
 			},
 		},
 	}
+	// SubscriptionsColumns holds the columns for the "subscriptions" table.
+	SubscriptionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "merchant_id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "modified_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "profile_id", Type: field.TypeString, Size: 64},
+		{Name: "customer_id", Type: field.TypeString, Size: 64},
+		{Name: "merchant_reference_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"active", "created", "in_active", "pending", "trial", "paused", "unpaid", "onetime", "cancelled", "failed"}, Default: "created"},
+		{Name: "plan_id", Type: field.TypeString, Size: 64},
+		{Name: "item_price_id", Type: field.TypeString, Size: 64},
+		{Name: "coupon_code", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "coupon_periods_used", Type: field.TypeInt, Default: 0},
+		{Name: "billing", Type: field.TypeJSON, Nullable: true},
+		{Name: "shipping", Type: field.TypeJSON, Nullable: true},
+		{Name: "return_url", Type: field.TypeString, Nullable: true, Size: 2048},
+		{Name: "payment_method_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "mandate_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "merchant_connector_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "test_clock_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "trial_end", Type: field.TypeTime, Nullable: true, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "current_period_start", Type: field.TypeTime, Nullable: true, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "current_period_end", Type: field.TypeTime, Nullable: true, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "next_billing_at", Type: field.TypeTime, Nullable: true, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "cancel_at_period_end", Type: field.TypeBool, Default: false},
+		{Name: "cancel_at", Type: field.TypeTime, Nullable: true, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "cancelled_at", Type: field.TypeTime, Nullable: true, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "cancel_reason_code", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "pause_at", Type: field.TypeTime, Nullable: true, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "paused_at", Type: field.TypeTime, Nullable: true, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "resume_at", Type: field.TypeTime, Nullable: true, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "metadata", Type: field.TypeJSON, Nullable: true},
+		{Name: "client_secret", Type: field.TypeString, Size: 128},
+		{Name: "idempotency_key", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "idempotency_fingerprint", Type: field.TypeString, Nullable: true, Size: 64},
+	}
+	// SubscriptionsTable holds the schema information for the "subscriptions" table.
+	SubscriptionsTable = &schema.Table{
+		Name:       "subscriptions",
+		Columns:    SubscriptionsColumns,
+		PrimaryKey: []*schema.Column{SubscriptionsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "billingsubscription_merchant_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{SubscriptionsColumns[1], SubscriptionsColumns[2], SubscriptionsColumns[0]},
+			},
+			{
+				Name:    "billingsubscription_merchant_id_idempotency_key",
+				Unique:  true,
+				Columns: []*schema.Column{SubscriptionsColumns[1], SubscriptionsColumns[32]},
+			},
+			{
+				Name:    "billingsubscription_merchant_id_profile_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{SubscriptionsColumns[1], SubscriptionsColumns[4], SubscriptionsColumns[2], SubscriptionsColumns[0]},
+			},
+			{
+				Name:    "billingsubscription_merchant_id_customer_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{SubscriptionsColumns[1], SubscriptionsColumns[5], SubscriptionsColumns[2], SubscriptionsColumns[0]},
+			},
+			{
+				Name:    "billingsubscription_test_clock_id",
+				Unique:  false,
+				Columns: []*schema.Column{SubscriptionsColumns[18]},
+			},
+		},
+	}
 	// CapturesColumns holds the columns for the "captures" table.
 	CapturesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
@@ -115,6 +186,41 @@ var (
 				Name:    "capture_status_modified_at",
 				Unique:  false,
 				Columns: []*schema.Column{CapturesColumns[8], CapturesColumns[3]},
+			},
+		},
+	}
+	// CouponsColumns holds the columns for the "coupons" table.
+	CouponsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "merchant_id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "modified_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "code", Type: field.TypeString, Size: 64},
+		{Name: "name", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "discount_type", Type: field.TypeEnum, Enums: []string{"percentage", "fixed_amount"}},
+		{Name: "percent_off_bps", Type: field.TypeInt, Nullable: true},
+		{Name: "amount_off", Type: field.TypeInt64, Nullable: true},
+		{Name: "currency", Type: field.TypeEnum, Nullable: true, Enums: []string{"AED", "AFN", "ALL", "AMD", "ANG", "AOA", "ARS", "AUD", "AWG", "AZN", "BAM", "BBD", "BDT", "BGN", "BHD", "BIF", "BMD", "BND", "BOB", "BRL", "BSD", "BTN", "BWP", "BYN", "BZD", "CAD", "CDF", "CHF", "CLF", "CLP", "CNY", "COP", "CRC", "CUC", "CUP", "CVE", "CZK", "DJF", "DKK", "DOP", "DZD", "EGP", "ERN", "ETB", "EUR", "FJD", "FKP", "GBP", "GEL", "GHS", "GIP", "GMD", "GNF", "GTQ", "GYD", "HKD", "HNL", "HRK", "HTG", "HUF", "IDR", "ILS", "INR", "IQD", "IRR", "ISK", "JMD", "JOD", "JPY", "KES", "KGS", "KHR", "KMF", "KPW", "KRW", "KWD", "KYD", "KZT", "LAK", "LBP", "LKR", "LRD", "LSL", "LYD", "MAD", "MDL", "MGA", "MKD", "MMK", "MNT", "MOP", "MRU", "MUR", "MVR", "MWK", "MXN", "MYR", "MZN", "NAD", "NGN", "NIO", "NOK", "NPR", "NZD", "OMR", "PAB", "PEN", "PGK", "PHP", "PKR", "PLN", "PYG", "QAR", "RON", "RSD", "RUB", "RWF", "SAR", "SBD", "SCR", "SDG", "SEK", "SGD", "SHP", "SLE", "SLL", "SOS", "SRD", "SSP", "STD", "STN", "SVC", "SYP", "SZL", "THB", "TJS", "TMT", "TND", "TOP", "TRY", "TTD", "TWD", "TZS", "UAH", "UGX", "USD", "UYU", "UZS", "VES", "VND", "VUV", "WST", "XAF", "XCD", "XOF", "XPF", "YER", "ZAR", "ZMW", "ZWL"}},
+		{Name: "duration", Type: field.TypeEnum, Enums: []string{"once", "limited_period", "forever"}, Default: "once"},
+		{Name: "duration_periods", Type: field.TypeInt, Nullable: true},
+		{Name: "valid_till", Type: field.TypeTime, Nullable: true, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"active", "archived"}, Default: "active"},
+	}
+	// CouponsTable holds the schema information for the "coupons" table.
+	CouponsTable = &schema.Table{
+		Name:       "coupons",
+		Columns:    CouponsColumns,
+		PrimaryKey: []*schema.Column{CouponsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "coupon_merchant_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{CouponsColumns[1], CouponsColumns[2], CouponsColumns[0]},
+			},
+			{
+				Name:    "coupon_merchant_id_code",
+				Unique:  true,
+				Columns: []*schema.Column{CouponsColumns[1], CouponsColumns[4]},
 			},
 		},
 	}
@@ -427,6 +533,110 @@ var (
 				Name:    "invitation_merchant_id_email_key",
 				Unique:  false,
 				Columns: []*schema.Column{InvitationsColumns[1], InvitationsColumns[5]},
+			},
+		},
+	}
+	// InvoicesColumns holds the columns for the "invoices" table.
+	InvoicesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "merchant_id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "modified_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "error_code", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "error_message", Type: field.TypeString, Nullable: true, Size: 2147483647},
+		{Name: "profile_id", Type: field.TypeString, Size: 64},
+		{Name: "customer_id", Type: field.TypeString, Size: 64},
+		{Name: "amount", Type: field.TypeInt64},
+		{Name: "currency", Type: field.TypeEnum, Enums: []string{"AED", "AFN", "ALL", "AMD", "ANG", "AOA", "ARS", "AUD", "AWG", "AZN", "BAM", "BBD", "BDT", "BGN", "BHD", "BIF", "BMD", "BND", "BOB", "BRL", "BSD", "BTN", "BWP", "BYN", "BZD", "CAD", "CDF", "CHF", "CLF", "CLP", "CNY", "COP", "CRC", "CUC", "CUP", "CVE", "CZK", "DJF", "DKK", "DOP", "DZD", "EGP", "ERN", "ETB", "EUR", "FJD", "FKP", "GBP", "GEL", "GHS", "GIP", "GMD", "GNF", "GTQ", "GYD", "HKD", "HNL", "HRK", "HTG", "HUF", "IDR", "ILS", "INR", "IQD", "IRR", "ISK", "JMD", "JOD", "JPY", "KES", "KGS", "KHR", "KMF", "KPW", "KRW", "KWD", "KYD", "KZT", "LAK", "LBP", "LKR", "LRD", "LSL", "LYD", "MAD", "MDL", "MGA", "MKD", "MMK", "MNT", "MOP", "MRU", "MUR", "MVR", "MWK", "MXN", "MYR", "MZN", "NAD", "NGN", "NIO", "NOK", "NPR", "NZD", "OMR", "PAB", "PEN", "PGK", "PHP", "PKR", "PLN", "PYG", "QAR", "RON", "RSD", "RUB", "RWF", "SAR", "SBD", "SCR", "SDG", "SEK", "SGD", "SHP", "SLE", "SLL", "SOS", "SRD", "SSP", "STD", "STN", "SVC", "SYP", "SZL", "THB", "TJS", "TMT", "TND", "TOP", "TRY", "TTD", "TWD", "TZS", "UAH", "UGX", "USD", "UYU", "UZS", "VES", "VND", "VUV", "WST", "XAF", "XCD", "XOF", "XPF", "YER", "ZAR", "ZMW", "ZWL"}},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"invoice_created", "payment_pending", "payment_pending_timeout", "payment_succeeded", "payment_failed", "payment_canceled", "invoice_paid", "manual_review", "voided"}, Default: "invoice_created"},
+		{Name: "period_start", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "period_end", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "due_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "test_clock_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "attempt_count", Type: field.TypeInt, Default: 0},
+		{Name: "claimed_until", Type: field.TypeTime, Nullable: true, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "payment_intent_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "payment_method_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "merchant_connector_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "billing_processor_invoice_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "line_items", Type: field.TypeJSON, Nullable: true},
+		{Name: "paid_at", Type: field.TypeTime, Nullable: true, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "subscription_id", Type: field.TypeString, Size: 64},
+	}
+	// InvoicesTable holds the schema information for the "invoices" table.
+	InvoicesTable = &schema.Table{
+		Name:       "invoices",
+		Columns:    InvoicesColumns,
+		PrimaryKey: []*schema.Column{InvoicesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "invoices_subscriptions_invoices",
+				Columns:    []*schema.Column{InvoicesColumns[23]},
+				RefColumns: []*schema.Column{SubscriptionsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "invoice_merchant_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{InvoicesColumns[1], InvoicesColumns[2], InvoicesColumns[0]},
+			},
+			{
+				Name:    "invoice_subscription_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{InvoicesColumns[23], InvoicesColumns[2]},
+			},
+			{
+				Name:    "invoice_status_due_at",
+				Unique:  false,
+				Columns: []*schema.Column{InvoicesColumns[10], InvoicesColumns[13]},
+			},
+			{
+				Name:    "invoice_test_clock_id_status_due_at",
+				Unique:  false,
+				Columns: []*schema.Column{InvoicesColumns[14], InvoicesColumns[10], InvoicesColumns[13]},
+			},
+		},
+	}
+	// ItemPricesColumns holds the columns for the "item_prices" table.
+	ItemPricesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "merchant_id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "modified_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "amount", Type: field.TypeInt64},
+		{Name: "currency", Type: field.TypeEnum, Enums: []string{"AED", "AFN", "ALL", "AMD", "ANG", "AOA", "ARS", "AUD", "AWG", "AZN", "BAM", "BBD", "BDT", "BGN", "BHD", "BIF", "BMD", "BND", "BOB", "BRL", "BSD", "BTN", "BWP", "BYN", "BZD", "CAD", "CDF", "CHF", "CLF", "CLP", "CNY", "COP", "CRC", "CUC", "CUP", "CVE", "CZK", "DJF", "DKK", "DOP", "DZD", "EGP", "ERN", "ETB", "EUR", "FJD", "FKP", "GBP", "GEL", "GHS", "GIP", "GMD", "GNF", "GTQ", "GYD", "HKD", "HNL", "HRK", "HTG", "HUF", "IDR", "ILS", "INR", "IQD", "IRR", "ISK", "JMD", "JOD", "JPY", "KES", "KGS", "KHR", "KMF", "KPW", "KRW", "KWD", "KYD", "KZT", "LAK", "LBP", "LKR", "LRD", "LSL", "LYD", "MAD", "MDL", "MGA", "MKD", "MMK", "MNT", "MOP", "MRU", "MUR", "MVR", "MWK", "MXN", "MYR", "MZN", "NAD", "NGN", "NIO", "NOK", "NPR", "NZD", "OMR", "PAB", "PEN", "PGK", "PHP", "PKR", "PLN", "PYG", "QAR", "RON", "RSD", "RUB", "RWF", "SAR", "SBD", "SCR", "SDG", "SEK", "SGD", "SHP", "SLE", "SLL", "SOS", "SRD", "SSP", "STD", "STN", "SVC", "SYP", "SZL", "THB", "TJS", "TMT", "TND", "TOP", "TRY", "TTD", "TWD", "TZS", "UAH", "UGX", "USD", "UYU", "UZS", "VES", "VND", "VUV", "WST", "XAF", "XCD", "XOF", "XPF", "YER", "ZAR", "ZMW", "ZWL"}},
+		{Name: "interval", Type: field.TypeEnum, Enums: []string{"Day", "Week", "Month", "Year"}, Default: "Month"},
+		{Name: "interval_count", Type: field.TypeInt, Default: 1},
+		{Name: "trial_period", Type: field.TypeInt, Nullable: true},
+		{Name: "trial_period_unit", Type: field.TypeEnum, Nullable: true, Enums: []string{"Day", "Week", "Month", "Year"}},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"active", "archived"}, Default: "active"},
+		{Name: "item_id", Type: field.TypeString, Size: 64},
+	}
+	// ItemPricesTable holds the schema information for the "item_prices" table.
+	ItemPricesTable = &schema.Table{
+		Name:       "item_prices",
+		Columns:    ItemPricesColumns,
+		PrimaryKey: []*schema.Column{ItemPricesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "item_prices_subscription_items_prices",
+				Columns:    []*schema.Column{ItemPricesColumns[11]},
+				RefColumns: []*schema.Column{SubscriptionItemsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "itemprice_merchant_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{ItemPricesColumns[1], ItemPricesColumns[2], ItemPricesColumns[0]},
+			},
+			{
+				Name:    "itemprice_item_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{ItemPricesColumns[11], ItemPricesColumns[2]},
 			},
 		},
 	}
@@ -1152,6 +1362,60 @@ var (
 			},
 		},
 	}
+	// SubscriptionItemsColumns holds the columns for the "subscription_items" table.
+	SubscriptionItemsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "merchant_id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "modified_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "item_type", Type: field.TypeEnum, Enums: []string{"plan", "addon"}, Default: "plan"},
+		{Name: "name", Type: field.TypeString, Size: 255},
+		{Name: "description", Type: field.TypeString, Nullable: true, Size: 1024},
+		{Name: "product_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"active", "archived"}, Default: "active"},
+		{Name: "metadata", Type: field.TypeJSON, Nullable: true},
+	}
+	// SubscriptionItemsTable holds the schema information for the "subscription_items" table.
+	SubscriptionItemsTable = &schema.Table{
+		Name:       "subscription_items",
+		Columns:    SubscriptionItemsColumns,
+		PrimaryKey: []*schema.Column{SubscriptionItemsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "subscriptionitem_merchant_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{SubscriptionItemsColumns[1], SubscriptionItemsColumns[2], SubscriptionItemsColumns[0]},
+			},
+			{
+				Name:    "subscriptionitem_merchant_id_item_type_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{SubscriptionItemsColumns[1], SubscriptionItemsColumns[4], SubscriptionItemsColumns[2], SubscriptionItemsColumns[0]},
+			},
+		},
+	}
+	// TestClocksColumns holds the columns for the "test_clocks" table.
+	TestClocksColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "merchant_id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "modified_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "name", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "frozen_time", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"ready", "advancing"}, Default: "ready"},
+	}
+	// TestClocksTable holds the schema information for the "test_clocks" table.
+	TestClocksTable = &schema.Table{
+		Name:       "test_clocks",
+		Columns:    TestClocksColumns,
+		PrimaryKey: []*schema.Column{TestClocksColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "testclock_merchant_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{TestClocksColumns[1], TestClocksColumns[2], TestClocksColumns[0]},
+			},
+		},
+	}
 	// UsersColumns holds the columns for the "users" table.
 	UsersColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
@@ -1212,7 +1476,9 @@ var (
 	Tables = []*schema.Table{
 		APIKeysTable,
 		AuditEntriesTable,
+		SubscriptionsTable,
 		CapturesTable,
+		CouponsTable,
 		CustomersTable,
 		DisputesTable,
 		EventsTable,
@@ -1220,6 +1486,8 @@ var (
 		GsmRulesTable,
 		IncrementalAuthorizationsTable,
 		InvitationsTable,
+		InvoicesTable,
+		ItemPricesTable,
 		MandatesTable,
 		MembershipsTable,
 		MerchantAccountsTable,
@@ -1232,6 +1500,8 @@ var (
 		ProfilesTable,
 		RefundsTable,
 		RoutingAlgorithmsTable,
+		SubscriptionItemsTable,
+		TestClocksTable,
 		UsersTable,
 		WebhookDeliveryTasksTable,
 	}
@@ -1239,12 +1509,17 @@ var (
 
 func init() {
 	APIKeysTable.ForeignKeys[0].RefTable = MerchantAccountsTable
+	SubscriptionsTable.Annotation = &entsql.Annotation{
+		Table: "subscriptions",
+	}
 	CapturesTable.ForeignKeys[0].RefTable = PaymentIntentsTable
 	DisputesTable.ForeignKeys[0].RefTable = PaymentIntentsTable
 	EventsTable.ForeignKeys[0].RefTable = MerchantAccountsTable
 	EventsTable.ForeignKeys[1].RefTable = PaymentIntentsTable
 	EventDeliveryAttemptsTable.ForeignKeys[0].RefTable = EventsTable
 	IncrementalAuthorizationsTable.ForeignKeys[0].RefTable = PaymentIntentsTable
+	InvoicesTable.ForeignKeys[0].RefTable = SubscriptionsTable
+	ItemPricesTable.ForeignKeys[0].RefTable = SubscriptionItemsTable
 	MandatesTable.ForeignKeys[0].RefTable = CustomersTable
 	MerchantConnectorAccountsTable.ForeignKeys[0].RefTable = MerchantAccountsTable
 	MerchantConnectorAccountsTable.ForeignKeys[1].RefTable = ProfilesTable

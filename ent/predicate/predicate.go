@@ -12,8 +12,14 @@ type APIKey func(*sql.Selector)
 // AuditEntry is the predicate function for auditentry builders.
 type AuditEntry func(*sql.Selector)
 
+// BillingSubscription is the predicate function for billingsubscription builders.
+type BillingSubscription func(*sql.Selector)
+
 // Capture is the predicate function for capture builders.
 type Capture func(*sql.Selector)
+
+// Coupon is the predicate function for coupon builders.
+type Coupon func(*sql.Selector)
 
 // Customer is the predicate function for customer builders.
 type Customer func(*sql.Selector)
@@ -35,6 +41,12 @@ type IncrementalAuthorization func(*sql.Selector)
 
 // Invitation is the predicate function for invitation builders.
 type Invitation func(*sql.Selector)
+
+// Invoice is the predicate function for invoice builders.
+type Invoice func(*sql.Selector)
+
+// ItemPrice is the predicate function for itemprice builders.
+type ItemPrice func(*sql.Selector)
 
 // Mandate is the predicate function for mandate builders.
 type Mandate func(*sql.Selector)
@@ -71,6 +83,12 @@ type Refund func(*sql.Selector)
 
 // RoutingAlgorithm is the predicate function for routingalgorithm builders.
 type RoutingAlgorithm func(*sql.Selector)
+
+// SubscriptionItem is the predicate function for subscriptionitem builders.
+type SubscriptionItem func(*sql.Selector)
+
+// TestClock is the predicate function for testclock builders.
+type TestClock func(*sql.Selector)
 
 // User is the predicate function for user builders.
 type User func(*sql.Selector)

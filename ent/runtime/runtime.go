@@ -5,7 +5,9 @@ package runtime
 import (
 	"switchyard/ent/apikey"
 	"switchyard/ent/auditentry"
+	"switchyard/ent/billingsubscription"
 	"switchyard/ent/capture"
+	"switchyard/ent/coupon"
 	"switchyard/ent/customer"
 	"switchyard/ent/dispute"
 	"switchyard/ent/event"
@@ -13,6 +15,8 @@ import (
 	"switchyard/ent/gsmrule"
 	"switchyard/ent/incrementalauthorization"
 	"switchyard/ent/invitation"
+	"switchyard/ent/invoice"
+	"switchyard/ent/itemprice"
 	"switchyard/ent/mandate"
 	"switchyard/ent/membership"
 	"switchyard/ent/merchantaccount"
@@ -26,6 +30,8 @@ import (
 	"switchyard/ent/refund"
 	"switchyard/ent/routingalgorithm"
 	"switchyard/ent/schema"
+	"switchyard/ent/subscriptionitem"
+	"switchyard/ent/testclock"
 	"switchyard/ent/user"
 	"switchyard/ent/webhookdeliverytask"
 	"time"
@@ -207,6 +213,159 @@ func init() {
 			return nil
 		}
 	}()
+	billingsubscriptionMixin := schema.BillingSubscription{}.Mixin()
+	billingsubscriptionMixinHooks0 := billingsubscriptionMixin[0].Hooks()
+	billingsubscription.Hooks[0] = billingsubscriptionMixinHooks0[0]
+	billingsubscriptionMixinInters0 := billingsubscriptionMixin[0].Interceptors()
+	billingsubscription.Interceptors[0] = billingsubscriptionMixinInters0[0]
+	billingsubscriptionMixinFields0 := billingsubscriptionMixin[0].Fields()
+	_ = billingsubscriptionMixinFields0
+	billingsubscriptionFields := schema.BillingSubscription{}.Fields()
+	_ = billingsubscriptionFields
+	// billingsubscriptionDescMerchantID is the schema descriptor for merchant_id field.
+	billingsubscriptionDescMerchantID := billingsubscriptionMixinFields0[1].Descriptor()
+	// billingsubscription.MerchantIDValidator is a validator for the "merchant_id" field. It is called by the builders before save.
+	billingsubscription.MerchantIDValidator = func() func(string) error {
+		validators := billingsubscriptionDescMerchantID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(merchant_id string) error {
+			for _, fn := range fns {
+				if err := fn(merchant_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// billingsubscriptionDescCreatedAt is the schema descriptor for created_at field.
+	billingsubscriptionDescCreatedAt := billingsubscriptionMixinFields0[2].Descriptor()
+	// billingsubscription.DefaultCreatedAt holds the default value on creation for the created_at field.
+	billingsubscription.DefaultCreatedAt = billingsubscriptionDescCreatedAt.Default.(func() time.Time)
+	// billingsubscriptionDescModifiedAt is the schema descriptor for modified_at field.
+	billingsubscriptionDescModifiedAt := billingsubscriptionMixinFields0[3].Descriptor()
+	// billingsubscription.DefaultModifiedAt holds the default value on creation for the modified_at field.
+	billingsubscription.DefaultModifiedAt = billingsubscriptionDescModifiedAt.Default.(func() time.Time)
+	// billingsubscription.UpdateDefaultModifiedAt holds the default value on update for the modified_at field.
+	billingsubscription.UpdateDefaultModifiedAt = billingsubscriptionDescModifiedAt.UpdateDefault.(func() time.Time)
+	// billingsubscriptionDescProfileID is the schema descriptor for profile_id field.
+	billingsubscriptionDescProfileID := billingsubscriptionFields[0].Descriptor()
+	// billingsubscription.ProfileIDValidator is a validator for the "profile_id" field. It is called by the builders before save.
+	billingsubscription.ProfileIDValidator = func() func(string) error {
+		validators := billingsubscriptionDescProfileID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(profile_id string) error {
+			for _, fn := range fns {
+				if err := fn(profile_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// billingsubscriptionDescCustomerID is the schema descriptor for customer_id field.
+	billingsubscriptionDescCustomerID := billingsubscriptionFields[1].Descriptor()
+	// billingsubscription.CustomerIDValidator is a validator for the "customer_id" field. It is called by the builders before save.
+	billingsubscription.CustomerIDValidator = func() func(string) error {
+		validators := billingsubscriptionDescCustomerID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(customer_id string) error {
+			for _, fn := range fns {
+				if err := fn(customer_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// billingsubscriptionDescMerchantReferenceID is the schema descriptor for merchant_reference_id field.
+	billingsubscriptionDescMerchantReferenceID := billingsubscriptionFields[2].Descriptor()
+	// billingsubscription.MerchantReferenceIDValidator is a validator for the "merchant_reference_id" field. It is called by the builders before save.
+	billingsubscription.MerchantReferenceIDValidator = billingsubscriptionDescMerchantReferenceID.Validators[0].(func(string) error)
+	// billingsubscriptionDescPlanID is the schema descriptor for plan_id field.
+	billingsubscriptionDescPlanID := billingsubscriptionFields[4].Descriptor()
+	// billingsubscription.PlanIDValidator is a validator for the "plan_id" field. It is called by the builders before save.
+	billingsubscription.PlanIDValidator = billingsubscriptionDescPlanID.Validators[0].(func(string) error)
+	// billingsubscriptionDescItemPriceID is the schema descriptor for item_price_id field.
+	billingsubscriptionDescItemPriceID := billingsubscriptionFields[5].Descriptor()
+	// billingsubscription.ItemPriceIDValidator is a validator for the "item_price_id" field. It is called by the builders before save.
+	billingsubscription.ItemPriceIDValidator = billingsubscriptionDescItemPriceID.Validators[0].(func(string) error)
+	// billingsubscriptionDescCouponCode is the schema descriptor for coupon_code field.
+	billingsubscriptionDescCouponCode := billingsubscriptionFields[6].Descriptor()
+	// billingsubscription.CouponCodeValidator is a validator for the "coupon_code" field. It is called by the builders before save.
+	billingsubscription.CouponCodeValidator = billingsubscriptionDescCouponCode.Validators[0].(func(string) error)
+	// billingsubscriptionDescCouponPeriodsUsed is the schema descriptor for coupon_periods_used field.
+	billingsubscriptionDescCouponPeriodsUsed := billingsubscriptionFields[7].Descriptor()
+	// billingsubscription.DefaultCouponPeriodsUsed holds the default value on creation for the coupon_periods_used field.
+	billingsubscription.DefaultCouponPeriodsUsed = billingsubscriptionDescCouponPeriodsUsed.Default.(int)
+	// billingsubscriptionDescReturnURL is the schema descriptor for return_url field.
+	billingsubscriptionDescReturnURL := billingsubscriptionFields[10].Descriptor()
+	// billingsubscription.ReturnURLValidator is a validator for the "return_url" field. It is called by the builders before save.
+	billingsubscription.ReturnURLValidator = billingsubscriptionDescReturnURL.Validators[0].(func(string) error)
+	// billingsubscriptionDescPaymentMethodID is the schema descriptor for payment_method_id field.
+	billingsubscriptionDescPaymentMethodID := billingsubscriptionFields[11].Descriptor()
+	// billingsubscription.PaymentMethodIDValidator is a validator for the "payment_method_id" field. It is called by the builders before save.
+	billingsubscription.PaymentMethodIDValidator = billingsubscriptionDescPaymentMethodID.Validators[0].(func(string) error)
+	// billingsubscriptionDescMandateID is the schema descriptor for mandate_id field.
+	billingsubscriptionDescMandateID := billingsubscriptionFields[12].Descriptor()
+	// billingsubscription.MandateIDValidator is a validator for the "mandate_id" field. It is called by the builders before save.
+	billingsubscription.MandateIDValidator = billingsubscriptionDescMandateID.Validators[0].(func(string) error)
+	// billingsubscriptionDescMerchantConnectorID is the schema descriptor for merchant_connector_id field.
+	billingsubscriptionDescMerchantConnectorID := billingsubscriptionFields[13].Descriptor()
+	// billingsubscription.MerchantConnectorIDValidator is a validator for the "merchant_connector_id" field. It is called by the builders before save.
+	billingsubscription.MerchantConnectorIDValidator = billingsubscriptionDescMerchantConnectorID.Validators[0].(func(string) error)
+	// billingsubscriptionDescTestClockID is the schema descriptor for test_clock_id field.
+	billingsubscriptionDescTestClockID := billingsubscriptionFields[14].Descriptor()
+	// billingsubscription.TestClockIDValidator is a validator for the "test_clock_id" field. It is called by the builders before save.
+	billingsubscription.TestClockIDValidator = billingsubscriptionDescTestClockID.Validators[0].(func(string) error)
+	// billingsubscriptionDescCancelAtPeriodEnd is the schema descriptor for cancel_at_period_end field.
+	billingsubscriptionDescCancelAtPeriodEnd := billingsubscriptionFields[19].Descriptor()
+	// billingsubscription.DefaultCancelAtPeriodEnd holds the default value on creation for the cancel_at_period_end field.
+	billingsubscription.DefaultCancelAtPeriodEnd = billingsubscriptionDescCancelAtPeriodEnd.Default.(bool)
+	// billingsubscriptionDescCancelReasonCode is the schema descriptor for cancel_reason_code field.
+	billingsubscriptionDescCancelReasonCode := billingsubscriptionFields[22].Descriptor()
+	// billingsubscription.CancelReasonCodeValidator is a validator for the "cancel_reason_code" field. It is called by the builders before save.
+	billingsubscription.CancelReasonCodeValidator = billingsubscriptionDescCancelReasonCode.Validators[0].(func(string) error)
+	// billingsubscriptionDescClientSecret is the schema descriptor for client_secret field.
+	billingsubscriptionDescClientSecret := billingsubscriptionFields[27].Descriptor()
+	// billingsubscription.ClientSecretValidator is a validator for the "client_secret" field. It is called by the builders before save.
+	billingsubscription.ClientSecretValidator = billingsubscriptionDescClientSecret.Validators[0].(func(string) error)
+	// billingsubscriptionDescIdempotencyKey is the schema descriptor for idempotency_key field.
+	billingsubscriptionDescIdempotencyKey := billingsubscriptionFields[28].Descriptor()
+	// billingsubscription.IdempotencyKeyValidator is a validator for the "idempotency_key" field. It is called by the builders before save.
+	billingsubscription.IdempotencyKeyValidator = billingsubscriptionDescIdempotencyKey.Validators[0].(func(string) error)
+	// billingsubscriptionDescIdempotencyFingerprint is the schema descriptor for idempotency_fingerprint field.
+	billingsubscriptionDescIdempotencyFingerprint := billingsubscriptionFields[29].Descriptor()
+	// billingsubscription.IdempotencyFingerprintValidator is a validator for the "idempotency_fingerprint" field. It is called by the builders before save.
+	billingsubscription.IdempotencyFingerprintValidator = billingsubscriptionDescIdempotencyFingerprint.Validators[0].(func(string) error)
+	// billingsubscriptionDescID is the schema descriptor for id field.
+	billingsubscriptionDescID := billingsubscriptionMixinFields0[0].Descriptor()
+	// billingsubscription.DefaultID holds the default value on creation for the id field.
+	billingsubscription.DefaultID = billingsubscriptionDescID.Default.(func() string)
+	// billingsubscription.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	billingsubscription.IDValidator = func() func(string) error {
+		validators := billingsubscriptionDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
 	captureMixin := schema.Capture{}.Mixin()
 	captureMixinHooks0 := captureMixin[0].Hooks()
 	capture.Hooks[0] = captureMixinHooks0[0]
@@ -307,6 +466,97 @@ func init() {
 	// capture.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	capture.IDValidator = func() func(string) error {
 		validators := captureDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	couponMixin := schema.Coupon{}.Mixin()
+	couponMixinHooks0 := couponMixin[0].Hooks()
+	coupon.Hooks[0] = couponMixinHooks0[0]
+	couponMixinInters0 := couponMixin[0].Interceptors()
+	coupon.Interceptors[0] = couponMixinInters0[0]
+	couponMixinFields0 := couponMixin[0].Fields()
+	_ = couponMixinFields0
+	couponFields := schema.Coupon{}.Fields()
+	_ = couponFields
+	// couponDescMerchantID is the schema descriptor for merchant_id field.
+	couponDescMerchantID := couponMixinFields0[1].Descriptor()
+	// coupon.MerchantIDValidator is a validator for the "merchant_id" field. It is called by the builders before save.
+	coupon.MerchantIDValidator = func() func(string) error {
+		validators := couponDescMerchantID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(merchant_id string) error {
+			for _, fn := range fns {
+				if err := fn(merchant_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// couponDescCreatedAt is the schema descriptor for created_at field.
+	couponDescCreatedAt := couponMixinFields0[2].Descriptor()
+	// coupon.DefaultCreatedAt holds the default value on creation for the created_at field.
+	coupon.DefaultCreatedAt = couponDescCreatedAt.Default.(func() time.Time)
+	// couponDescModifiedAt is the schema descriptor for modified_at field.
+	couponDescModifiedAt := couponMixinFields0[3].Descriptor()
+	// coupon.DefaultModifiedAt holds the default value on creation for the modified_at field.
+	coupon.DefaultModifiedAt = couponDescModifiedAt.Default.(func() time.Time)
+	// coupon.UpdateDefaultModifiedAt holds the default value on update for the modified_at field.
+	coupon.UpdateDefaultModifiedAt = couponDescModifiedAt.UpdateDefault.(func() time.Time)
+	// couponDescCode is the schema descriptor for code field.
+	couponDescCode := couponFields[0].Descriptor()
+	// coupon.CodeValidator is a validator for the "code" field. It is called by the builders before save.
+	coupon.CodeValidator = func() func(string) error {
+		validators := couponDescCode.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(code string) error {
+			for _, fn := range fns {
+				if err := fn(code); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// couponDescName is the schema descriptor for name field.
+	couponDescName := couponFields[1].Descriptor()
+	// coupon.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	coupon.NameValidator = couponDescName.Validators[0].(func(string) error)
+	// couponDescPercentOffBps is the schema descriptor for percent_off_bps field.
+	couponDescPercentOffBps := couponFields[3].Descriptor()
+	// coupon.PercentOffBpsValidator is a validator for the "percent_off_bps" field. It is called by the builders before save.
+	coupon.PercentOffBpsValidator = couponDescPercentOffBps.Validators[0].(func(int) error)
+	// couponDescAmountOff is the schema descriptor for amount_off field.
+	couponDescAmountOff := couponFields[4].Descriptor()
+	// coupon.AmountOffValidator is a validator for the "amount_off" field. It is called by the builders before save.
+	coupon.AmountOffValidator = couponDescAmountOff.Validators[0].(func(int64) error)
+	// couponDescDurationPeriods is the schema descriptor for duration_periods field.
+	couponDescDurationPeriods := couponFields[7].Descriptor()
+	// coupon.DurationPeriodsValidator is a validator for the "duration_periods" field. It is called by the builders before save.
+	coupon.DurationPeriodsValidator = couponDescDurationPeriods.Validators[0].(func(int) error)
+	// couponDescID is the schema descriptor for id field.
+	couponDescID := couponMixinFields0[0].Descriptor()
+	// coupon.DefaultID holds the default value on creation for the id field.
+	coupon.DefaultID = couponDescID.Default.(func() string)
+	// coupon.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	coupon.IDValidator = func() func(string) error {
+		validators := couponDescID.Validators
 		fns := [...]func(string) error{
 			validators[0].(func(string) error),
 			validators[1].(func(string) error),
@@ -1106,6 +1356,240 @@ func init() {
 	// invitation.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	invitation.IDValidator = func() func(string) error {
 		validators := invitationDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	invoiceMixin := schema.Invoice{}.Mixin()
+	invoiceMixinHooks0 := invoiceMixin[0].Hooks()
+	invoice.Hooks[0] = invoiceMixinHooks0[0]
+	invoiceMixinInters0 := invoiceMixin[0].Interceptors()
+	invoice.Interceptors[0] = invoiceMixinInters0[0]
+	invoiceMixinFields0 := invoiceMixin[0].Fields()
+	_ = invoiceMixinFields0
+	invoiceMixinFields2 := invoiceMixin[2].Fields()
+	_ = invoiceMixinFields2
+	invoiceFields := schema.Invoice{}.Fields()
+	_ = invoiceFields
+	// invoiceDescMerchantID is the schema descriptor for merchant_id field.
+	invoiceDescMerchantID := invoiceMixinFields0[1].Descriptor()
+	// invoice.MerchantIDValidator is a validator for the "merchant_id" field. It is called by the builders before save.
+	invoice.MerchantIDValidator = func() func(string) error {
+		validators := invoiceDescMerchantID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(merchant_id string) error {
+			for _, fn := range fns {
+				if err := fn(merchant_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// invoiceDescCreatedAt is the schema descriptor for created_at field.
+	invoiceDescCreatedAt := invoiceMixinFields0[2].Descriptor()
+	// invoice.DefaultCreatedAt holds the default value on creation for the created_at field.
+	invoice.DefaultCreatedAt = invoiceDescCreatedAt.Default.(func() time.Time)
+	// invoiceDescModifiedAt is the schema descriptor for modified_at field.
+	invoiceDescModifiedAt := invoiceMixinFields0[3].Descriptor()
+	// invoice.DefaultModifiedAt holds the default value on creation for the modified_at field.
+	invoice.DefaultModifiedAt = invoiceDescModifiedAt.Default.(func() time.Time)
+	// invoice.UpdateDefaultModifiedAt holds the default value on update for the modified_at field.
+	invoice.UpdateDefaultModifiedAt = invoiceDescModifiedAt.UpdateDefault.(func() time.Time)
+	// invoiceDescErrorCode is the schema descriptor for error_code field.
+	invoiceDescErrorCode := invoiceMixinFields2[0].Descriptor()
+	// invoice.ErrorCodeValidator is a validator for the "error_code" field. It is called by the builders before save.
+	invoice.ErrorCodeValidator = invoiceDescErrorCode.Validators[0].(func(string) error)
+	// invoiceDescSubscriptionID is the schema descriptor for subscription_id field.
+	invoiceDescSubscriptionID := invoiceFields[0].Descriptor()
+	// invoice.SubscriptionIDValidator is a validator for the "subscription_id" field. It is called by the builders before save.
+	invoice.SubscriptionIDValidator = func() func(string) error {
+		validators := invoiceDescSubscriptionID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(subscription string) error {
+			for _, fn := range fns {
+				if err := fn(subscription); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// invoiceDescProfileID is the schema descriptor for profile_id field.
+	invoiceDescProfileID := invoiceFields[1].Descriptor()
+	// invoice.ProfileIDValidator is a validator for the "profile_id" field. It is called by the builders before save.
+	invoice.ProfileIDValidator = func() func(string) error {
+		validators := invoiceDescProfileID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(profile_id string) error {
+			for _, fn := range fns {
+				if err := fn(profile_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// invoiceDescCustomerID is the schema descriptor for customer_id field.
+	invoiceDescCustomerID := invoiceFields[2].Descriptor()
+	// invoice.CustomerIDValidator is a validator for the "customer_id" field. It is called by the builders before save.
+	invoice.CustomerIDValidator = func() func(string) error {
+		validators := invoiceDescCustomerID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(customer_id string) error {
+			for _, fn := range fns {
+				if err := fn(customer_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// invoiceDescAmount is the schema descriptor for amount field.
+	invoiceDescAmount := invoiceFields[3].Descriptor()
+	// invoice.AmountValidator is a validator for the "amount" field. It is called by the builders before save.
+	invoice.AmountValidator = invoiceDescAmount.Validators[0].(func(int64) error)
+	// invoiceDescTestClockID is the schema descriptor for test_clock_id field.
+	invoiceDescTestClockID := invoiceFields[9].Descriptor()
+	// invoice.TestClockIDValidator is a validator for the "test_clock_id" field. It is called by the builders before save.
+	invoice.TestClockIDValidator = invoiceDescTestClockID.Validators[0].(func(string) error)
+	// invoiceDescAttemptCount is the schema descriptor for attempt_count field.
+	invoiceDescAttemptCount := invoiceFields[10].Descriptor()
+	// invoice.DefaultAttemptCount holds the default value on creation for the attempt_count field.
+	invoice.DefaultAttemptCount = invoiceDescAttemptCount.Default.(int)
+	// invoiceDescPaymentIntentID is the schema descriptor for payment_intent_id field.
+	invoiceDescPaymentIntentID := invoiceFields[12].Descriptor()
+	// invoice.PaymentIntentIDValidator is a validator for the "payment_intent_id" field. It is called by the builders before save.
+	invoice.PaymentIntentIDValidator = invoiceDescPaymentIntentID.Validators[0].(func(string) error)
+	// invoiceDescPaymentMethodID is the schema descriptor for payment_method_id field.
+	invoiceDescPaymentMethodID := invoiceFields[13].Descriptor()
+	// invoice.PaymentMethodIDValidator is a validator for the "payment_method_id" field. It is called by the builders before save.
+	invoice.PaymentMethodIDValidator = invoiceDescPaymentMethodID.Validators[0].(func(string) error)
+	// invoiceDescMerchantConnectorID is the schema descriptor for merchant_connector_id field.
+	invoiceDescMerchantConnectorID := invoiceFields[14].Descriptor()
+	// invoice.MerchantConnectorIDValidator is a validator for the "merchant_connector_id" field. It is called by the builders before save.
+	invoice.MerchantConnectorIDValidator = invoiceDescMerchantConnectorID.Validators[0].(func(string) error)
+	// invoiceDescBillingProcessorInvoiceID is the schema descriptor for billing_processor_invoice_id field.
+	invoiceDescBillingProcessorInvoiceID := invoiceFields[15].Descriptor()
+	// invoice.BillingProcessorInvoiceIDValidator is a validator for the "billing_processor_invoice_id" field. It is called by the builders before save.
+	invoice.BillingProcessorInvoiceIDValidator = invoiceDescBillingProcessorInvoiceID.Validators[0].(func(string) error)
+	// invoiceDescID is the schema descriptor for id field.
+	invoiceDescID := invoiceMixinFields0[0].Descriptor()
+	// invoice.DefaultID holds the default value on creation for the id field.
+	invoice.DefaultID = invoiceDescID.Default.(func() string)
+	// invoice.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	invoice.IDValidator = func() func(string) error {
+		validators := invoiceDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	itempriceMixin := schema.ItemPrice{}.Mixin()
+	itempriceMixinHooks0 := itempriceMixin[0].Hooks()
+	itemprice.Hooks[0] = itempriceMixinHooks0[0]
+	itempriceMixinInters0 := itempriceMixin[0].Interceptors()
+	itemprice.Interceptors[0] = itempriceMixinInters0[0]
+	itempriceMixinFields0 := itempriceMixin[0].Fields()
+	_ = itempriceMixinFields0
+	itempriceFields := schema.ItemPrice{}.Fields()
+	_ = itempriceFields
+	// itempriceDescMerchantID is the schema descriptor for merchant_id field.
+	itempriceDescMerchantID := itempriceMixinFields0[1].Descriptor()
+	// itemprice.MerchantIDValidator is a validator for the "merchant_id" field. It is called by the builders before save.
+	itemprice.MerchantIDValidator = func() func(string) error {
+		validators := itempriceDescMerchantID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(merchant_id string) error {
+			for _, fn := range fns {
+				if err := fn(merchant_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// itempriceDescCreatedAt is the schema descriptor for created_at field.
+	itempriceDescCreatedAt := itempriceMixinFields0[2].Descriptor()
+	// itemprice.DefaultCreatedAt holds the default value on creation for the created_at field.
+	itemprice.DefaultCreatedAt = itempriceDescCreatedAt.Default.(func() time.Time)
+	// itempriceDescModifiedAt is the schema descriptor for modified_at field.
+	itempriceDescModifiedAt := itempriceMixinFields0[3].Descriptor()
+	// itemprice.DefaultModifiedAt holds the default value on creation for the modified_at field.
+	itemprice.DefaultModifiedAt = itempriceDescModifiedAt.Default.(func() time.Time)
+	// itemprice.UpdateDefaultModifiedAt holds the default value on update for the modified_at field.
+	itemprice.UpdateDefaultModifiedAt = itempriceDescModifiedAt.UpdateDefault.(func() time.Time)
+	// itempriceDescItemID is the schema descriptor for item_id field.
+	itempriceDescItemID := itempriceFields[0].Descriptor()
+	// itemprice.ItemIDValidator is a validator for the "item_id" field. It is called by the builders before save.
+	itemprice.ItemIDValidator = func() func(string) error {
+		validators := itempriceDescItemID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(item string) error {
+			for _, fn := range fns {
+				if err := fn(item); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// itempriceDescAmount is the schema descriptor for amount field.
+	itempriceDescAmount := itempriceFields[1].Descriptor()
+	// itemprice.AmountValidator is a validator for the "amount" field. It is called by the builders before save.
+	itemprice.AmountValidator = itempriceDescAmount.Validators[0].(func(int64) error)
+	// itempriceDescIntervalCount is the schema descriptor for interval_count field.
+	itempriceDescIntervalCount := itempriceFields[4].Descriptor()
+	// itemprice.DefaultIntervalCount holds the default value on creation for the interval_count field.
+	itemprice.DefaultIntervalCount = itempriceDescIntervalCount.Default.(int)
+	// itemprice.IntervalCountValidator is a validator for the "interval_count" field. It is called by the builders before save.
+	itemprice.IntervalCountValidator = itempriceDescIntervalCount.Validators[0].(func(int) error)
+	// itempriceDescTrialPeriod is the schema descriptor for trial_period field.
+	itempriceDescTrialPeriod := itempriceFields[5].Descriptor()
+	// itemprice.TrialPeriodValidator is a validator for the "trial_period" field. It is called by the builders before save.
+	itemprice.TrialPeriodValidator = itempriceDescTrialPeriod.Validators[0].(func(int) error)
+	// itempriceDescID is the schema descriptor for id field.
+	itempriceDescID := itempriceMixinFields0[0].Descriptor()
+	// itemprice.DefaultID holds the default value on creation for the id field.
+	itemprice.DefaultID = itempriceDescID.Default.(func() string)
+	// itemprice.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	itemprice.IDValidator = func() func(string) error {
+		validators := itempriceDescID.Validators
 		fns := [...]func(string) error{
 			validators[0].(func(string) error),
 			validators[1].(func(string) error),
@@ -2726,6 +3210,150 @@ func init() {
 	// routingalgorithm.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	routingalgorithm.IDValidator = func() func(string) error {
 		validators := routingalgorithmDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	subscriptionitemMixin := schema.SubscriptionItem{}.Mixin()
+	subscriptionitemMixinHooks0 := subscriptionitemMixin[0].Hooks()
+	subscriptionitem.Hooks[0] = subscriptionitemMixinHooks0[0]
+	subscriptionitemMixinInters0 := subscriptionitemMixin[0].Interceptors()
+	subscriptionitem.Interceptors[0] = subscriptionitemMixinInters0[0]
+	subscriptionitemMixinFields0 := subscriptionitemMixin[0].Fields()
+	_ = subscriptionitemMixinFields0
+	subscriptionitemFields := schema.SubscriptionItem{}.Fields()
+	_ = subscriptionitemFields
+	// subscriptionitemDescMerchantID is the schema descriptor for merchant_id field.
+	subscriptionitemDescMerchantID := subscriptionitemMixinFields0[1].Descriptor()
+	// subscriptionitem.MerchantIDValidator is a validator for the "merchant_id" field. It is called by the builders before save.
+	subscriptionitem.MerchantIDValidator = func() func(string) error {
+		validators := subscriptionitemDescMerchantID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(merchant_id string) error {
+			for _, fn := range fns {
+				if err := fn(merchant_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// subscriptionitemDescCreatedAt is the schema descriptor for created_at field.
+	subscriptionitemDescCreatedAt := subscriptionitemMixinFields0[2].Descriptor()
+	// subscriptionitem.DefaultCreatedAt holds the default value on creation for the created_at field.
+	subscriptionitem.DefaultCreatedAt = subscriptionitemDescCreatedAt.Default.(func() time.Time)
+	// subscriptionitemDescModifiedAt is the schema descriptor for modified_at field.
+	subscriptionitemDescModifiedAt := subscriptionitemMixinFields0[3].Descriptor()
+	// subscriptionitem.DefaultModifiedAt holds the default value on creation for the modified_at field.
+	subscriptionitem.DefaultModifiedAt = subscriptionitemDescModifiedAt.Default.(func() time.Time)
+	// subscriptionitem.UpdateDefaultModifiedAt holds the default value on update for the modified_at field.
+	subscriptionitem.UpdateDefaultModifiedAt = subscriptionitemDescModifiedAt.UpdateDefault.(func() time.Time)
+	// subscriptionitemDescName is the schema descriptor for name field.
+	subscriptionitemDescName := subscriptionitemFields[1].Descriptor()
+	// subscriptionitem.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	subscriptionitem.NameValidator = func() func(string) error {
+		validators := subscriptionitemDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// subscriptionitemDescDescription is the schema descriptor for description field.
+	subscriptionitemDescDescription := subscriptionitemFields[2].Descriptor()
+	// subscriptionitem.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	subscriptionitem.DescriptionValidator = subscriptionitemDescDescription.Validators[0].(func(string) error)
+	// subscriptionitemDescProductID is the schema descriptor for product_id field.
+	subscriptionitemDescProductID := subscriptionitemFields[3].Descriptor()
+	// subscriptionitem.ProductIDValidator is a validator for the "product_id" field. It is called by the builders before save.
+	subscriptionitem.ProductIDValidator = subscriptionitemDescProductID.Validators[0].(func(string) error)
+	// subscriptionitemDescID is the schema descriptor for id field.
+	subscriptionitemDescID := subscriptionitemMixinFields0[0].Descriptor()
+	// subscriptionitem.DefaultID holds the default value on creation for the id field.
+	subscriptionitem.DefaultID = subscriptionitemDescID.Default.(func() string)
+	// subscriptionitem.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	subscriptionitem.IDValidator = func() func(string) error {
+		validators := subscriptionitemDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	testclockMixin := schema.TestClock{}.Mixin()
+	testclockMixinHooks0 := testclockMixin[0].Hooks()
+	testclock.Hooks[0] = testclockMixinHooks0[0]
+	testclockMixinInters0 := testclockMixin[0].Interceptors()
+	testclock.Interceptors[0] = testclockMixinInters0[0]
+	testclockMixinFields0 := testclockMixin[0].Fields()
+	_ = testclockMixinFields0
+	testclockFields := schema.TestClock{}.Fields()
+	_ = testclockFields
+	// testclockDescMerchantID is the schema descriptor for merchant_id field.
+	testclockDescMerchantID := testclockMixinFields0[1].Descriptor()
+	// testclock.MerchantIDValidator is a validator for the "merchant_id" field. It is called by the builders before save.
+	testclock.MerchantIDValidator = func() func(string) error {
+		validators := testclockDescMerchantID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(merchant_id string) error {
+			for _, fn := range fns {
+				if err := fn(merchant_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// testclockDescCreatedAt is the schema descriptor for created_at field.
+	testclockDescCreatedAt := testclockMixinFields0[2].Descriptor()
+	// testclock.DefaultCreatedAt holds the default value on creation for the created_at field.
+	testclock.DefaultCreatedAt = testclockDescCreatedAt.Default.(func() time.Time)
+	// testclockDescModifiedAt is the schema descriptor for modified_at field.
+	testclockDescModifiedAt := testclockMixinFields0[3].Descriptor()
+	// testclock.DefaultModifiedAt holds the default value on creation for the modified_at field.
+	testclock.DefaultModifiedAt = testclockDescModifiedAt.Default.(func() time.Time)
+	// testclock.UpdateDefaultModifiedAt holds the default value on update for the modified_at field.
+	testclock.UpdateDefaultModifiedAt = testclockDescModifiedAt.UpdateDefault.(func() time.Time)
+	// testclockDescName is the schema descriptor for name field.
+	testclockDescName := testclockFields[0].Descriptor()
+	// testclock.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	testclock.NameValidator = testclockDescName.Validators[0].(func(string) error)
+	// testclockDescID is the schema descriptor for id field.
+	testclockDescID := testclockMixinFields0[0].Descriptor()
+	// testclock.DefaultID holds the default value on creation for the id field.
+	testclock.DefaultID = testclockDescID.Default.(func() string)
+	// testclock.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	testclock.IDValidator = func() func(string) error {
+		validators := testclockDescID.Validators
 		fns := [...]func(string) error{
 			validators[0].(func(string) error),
 			validators[1].(func(string) error),

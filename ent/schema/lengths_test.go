@@ -24,6 +24,8 @@ func TestEveryStringColumnCountsCharacters(t *testing.T) {
 		"IncrementalAuthorization": IncrementalAuthorization{}, "Refund": Refund{}, "Dispute": Dispute{},
 		"Mandate": Mandate{}, "RoutingAlgorithm": RoutingAlgorithm{}, "User": User{}, "Membership": Membership{},
 		"Invitation": Invitation{}, "AuditEntry": AuditEntry{}, "Payout": Payout{}, "PayoutAttempt": PayoutAttempt{},
+		"SubscriptionItem": SubscriptionItem{}, "ItemPrice": ItemPrice{}, "Coupon": Coupon{}, "TestClock": TestClock{},
+		"BillingSubscription": BillingSubscription{}, "Invoice": Invoice{},
 	}
 	if len(schemas) != len(migrate.Tables) {
 		t.Fatalf("%d schemas listed here, %d tables: list the new schema", len(schemas), len(migrate.Tables))

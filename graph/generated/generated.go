@@ -11,12 +11,16 @@ import (
 	"strconv"
 	"switchyard/ent"
 	"switchyard/ent/auditentry"
+	"switchyard/ent/billingsubscription"
 	"switchyard/ent/capture"
+	"switchyard/ent/coupon"
 	"switchyard/ent/dispute"
 	"switchyard/ent/event"
 	"switchyard/ent/eventdeliveryattempt"
 	"switchyard/ent/gsmrule"
 	"switchyard/ent/incrementalauthorization"
+	"switchyard/ent/invoice"
+	"switchyard/ent/itemprice"
 	"switchyard/ent/mandate"
 	"switchyard/ent/merchantaccount"
 	"switchyard/ent/merchantconnectoraccount"
@@ -28,6 +32,8 @@ import (
 	"switchyard/ent/refund"
 	"switchyard/ent/routingalgorithm"
 	"switchyard/ent/schema/schematype"
+	"switchyard/ent/subscriptionitem"
+	"switchyard/ent/testclock"
 	"switchyard/graph/cursors"
 	"switchyard/graph/model"
 	"switchyard/payments"
@@ -136,6 +142,52 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	BillingSubscription struct {
+		Billing             func(childComplexity int) int
+		CancelAt            func(childComplexity int) int
+		CancelAtPeriodEnd   func(childComplexity int) int
+		CancelReasonCode    func(childComplexity int) int
+		CancelledAt         func(childComplexity int) int
+		CouponCode          func(childComplexity int) int
+		CouponPeriodsUsed   func(childComplexity int) int
+		CreatedAt           func(childComplexity int) int
+		CurrentPeriodEnd    func(childComplexity int) int
+		CurrentPeriodStart  func(childComplexity int) int
+		CustomerID          func(childComplexity int) int
+		ID                  func(childComplexity int) int
+		Invoices            func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.InvoiceOrder, where *ent.InvoiceWhereInput) int
+		ItemPriceID         func(childComplexity int) int
+		MandateID           func(childComplexity int) int
+		MerchantConnectorID func(childComplexity int) int
+		MerchantID          func(childComplexity int) int
+		MerchantReferenceID func(childComplexity int) int
+		Metadata            func(childComplexity int) int
+		ModifiedAt          func(childComplexity int) int
+		NextBillingAt       func(childComplexity int) int
+		PauseAt             func(childComplexity int) int
+		PausedAt            func(childComplexity int) int
+		PaymentMethodID     func(childComplexity int) int
+		PlanID              func(childComplexity int) int
+		ProfileID           func(childComplexity int) int
+		ResumeAt            func(childComplexity int) int
+		ReturnURL           func(childComplexity int) int
+		Shipping            func(childComplexity int) int
+		Status              func(childComplexity int) int
+		TestClockID         func(childComplexity int) int
+		TrialEnd            func(childComplexity int) int
+	}
+
+	BillingSubscriptionConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	BillingSubscriptionEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	Capture struct {
 		Amount              func(childComplexity int) int
 		AuthorizedAttemptID func(childComplexity int) int
@@ -180,6 +232,34 @@ type ComplexityRoot struct {
 		Failed              func(childComplexity int) int
 		MerchantConnectorID func(childComplexity int) int
 		Succeeded           func(childComplexity int) int
+	}
+
+	Coupon struct {
+		AmountOff       func(childComplexity int) int
+		Code            func(childComplexity int) int
+		CreatedAt       func(childComplexity int) int
+		Currency        func(childComplexity int) int
+		DiscountType    func(childComplexity int) int
+		Duration        func(childComplexity int) int
+		DurationPeriods func(childComplexity int) int
+		ID              func(childComplexity int) int
+		MerchantID      func(childComplexity int) int
+		ModifiedAt      func(childComplexity int) int
+		Name            func(childComplexity int) int
+		PercentOffBps   func(childComplexity int) int
+		Status          func(childComplexity int) int
+		ValidTill       func(childComplexity int) int
+	}
+
+	CouponConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	CouponEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	CreateApiKeyPayload struct {
@@ -409,6 +489,71 @@ type ComplexityRoot struct {
 		Link         func(childComplexity int) int
 		Role         func(childComplexity int) int
 		Token        func(childComplexity int) int
+	}
+
+	Invoice struct {
+		Amount                    func(childComplexity int) int
+		AttemptCount              func(childComplexity int) int
+		BillingProcessorInvoiceID func(childComplexity int) int
+		ClaimedUntil              func(childComplexity int) int
+		CreatedAt                 func(childComplexity int) int
+		Currency                  func(childComplexity int) int
+		CustomerID                func(childComplexity int) int
+		DueAt                     func(childComplexity int) int
+		ErrorCode                 func(childComplexity int) int
+		ErrorMessage              func(childComplexity int) int
+		ID                        func(childComplexity int) int
+		MerchantConnectorID       func(childComplexity int) int
+		MerchantID                func(childComplexity int) int
+		ModifiedAt                func(childComplexity int) int
+		PaidAt                    func(childComplexity int) int
+		PaymentIntentID           func(childComplexity int) int
+		PaymentMethodID           func(childComplexity int) int
+		PeriodEnd                 func(childComplexity int) int
+		PeriodStart               func(childComplexity int) int
+		ProfileID                 func(childComplexity int) int
+		Status                    func(childComplexity int) int
+		Subscription              func(childComplexity int) int
+		SubscriptionID            func(childComplexity int) int
+		TestClockID               func(childComplexity int) int
+	}
+
+	InvoiceConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	InvoiceEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	ItemPrice struct {
+		Amount          func(childComplexity int) int
+		CreatedAt       func(childComplexity int) int
+		Currency        func(childComplexity int) int
+		ID              func(childComplexity int) int
+		Interval        func(childComplexity int) int
+		IntervalCount   func(childComplexity int) int
+		Item            func(childComplexity int) int
+		ItemID          func(childComplexity int) int
+		MerchantID      func(childComplexity int) int
+		ModifiedAt      func(childComplexity int) int
+		Status          func(childComplexity int) int
+		TrialPeriod     func(childComplexity int) int
+		TrialPeriodUnit func(childComplexity int) int
+	}
+
+	ItemPriceConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	ItemPriceEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	Mandate struct {
@@ -1123,6 +1268,52 @@ type ComplexityRoot struct {
 		PaymentUpdated func(childComplexity int, paymentID *string) int
 	}
 
+	SubscriptionItem struct {
+		CreatedAt   func(childComplexity int) int
+		Description func(childComplexity int) int
+		ID          func(childComplexity int) int
+		ItemType    func(childComplexity int) int
+		MerchantID  func(childComplexity int) int
+		Metadata    func(childComplexity int) int
+		ModifiedAt  func(childComplexity int) int
+		Name        func(childComplexity int) int
+		Prices      func(childComplexity int, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.ItemPriceOrder, where *ent.ItemPriceWhereInput) int
+		ProductID   func(childComplexity int) int
+		Status      func(childComplexity int) int
+	}
+
+	SubscriptionItemConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	SubscriptionItemEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	TestClock struct {
+		CreatedAt  func(childComplexity int) int
+		FrozenTime func(childComplexity int) int
+		ID         func(childComplexity int) int
+		MerchantID func(childComplexity int) int
+		ModifiedAt func(childComplexity int) int
+		Name       func(childComplexity int) int
+		Status     func(childComplexity int) int
+	}
+
+	TestClockConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	TestClockEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	User struct {
 		CreatedAt func(childComplexity int) int
 		Email     func(childComplexity int) int
@@ -1514,6 +1705,236 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.AuditEntryEdge.Node(childComplexity), true
 
+	case "BillingSubscription.billing":
+		if e.ComplexityRoot.BillingSubscription.Billing == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.Billing(childComplexity), true
+	case "BillingSubscription.cancelAt":
+		if e.ComplexityRoot.BillingSubscription.CancelAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.CancelAt(childComplexity), true
+	case "BillingSubscription.cancelAtPeriodEnd":
+		if e.ComplexityRoot.BillingSubscription.CancelAtPeriodEnd == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.CancelAtPeriodEnd(childComplexity), true
+	case "BillingSubscription.cancelReasonCode":
+		if e.ComplexityRoot.BillingSubscription.CancelReasonCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.CancelReasonCode(childComplexity), true
+	case "BillingSubscription.cancelledAt":
+		if e.ComplexityRoot.BillingSubscription.CancelledAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.CancelledAt(childComplexity), true
+	case "BillingSubscription.couponCode":
+		if e.ComplexityRoot.BillingSubscription.CouponCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.CouponCode(childComplexity), true
+	case "BillingSubscription.couponPeriodsUsed":
+		if e.ComplexityRoot.BillingSubscription.CouponPeriodsUsed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.CouponPeriodsUsed(childComplexity), true
+	case "BillingSubscription.createdAt":
+		if e.ComplexityRoot.BillingSubscription.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.CreatedAt(childComplexity), true
+	case "BillingSubscription.currentPeriodEnd":
+		if e.ComplexityRoot.BillingSubscription.CurrentPeriodEnd == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.CurrentPeriodEnd(childComplexity), true
+	case "BillingSubscription.currentPeriodStart":
+		if e.ComplexityRoot.BillingSubscription.CurrentPeriodStart == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.CurrentPeriodStart(childComplexity), true
+	case "BillingSubscription.customerID":
+		if e.ComplexityRoot.BillingSubscription.CustomerID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.CustomerID(childComplexity), true
+	case "BillingSubscription.id":
+		if e.ComplexityRoot.BillingSubscription.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.ID(childComplexity), true
+	case "BillingSubscription.invoices":
+		if e.ComplexityRoot.BillingSubscription.Invoices == nil {
+			break
+		}
+
+		args, err := ec.field_BillingSubscription_invoices_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.BillingSubscription.Invoices(childComplexity, args["after"].(*entgql.Cursor[string]), args["first"].(*int), args["before"].(*entgql.Cursor[string]), args["last"].(*int), args["orderBy"].(*ent.InvoiceOrder), args["where"].(*ent.InvoiceWhereInput)), true
+	case "BillingSubscription.itemPriceID":
+		if e.ComplexityRoot.BillingSubscription.ItemPriceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.ItemPriceID(childComplexity), true
+	case "BillingSubscription.mandateID":
+		if e.ComplexityRoot.BillingSubscription.MandateID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.MandateID(childComplexity), true
+	case "BillingSubscription.merchantConnectorID":
+		if e.ComplexityRoot.BillingSubscription.MerchantConnectorID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.MerchantConnectorID(childComplexity), true
+	case "BillingSubscription.merchantID":
+		if e.ComplexityRoot.BillingSubscription.MerchantID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.MerchantID(childComplexity), true
+	case "BillingSubscription.merchantReferenceID":
+		if e.ComplexityRoot.BillingSubscription.MerchantReferenceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.MerchantReferenceID(childComplexity), true
+	case "BillingSubscription.metadata":
+		if e.ComplexityRoot.BillingSubscription.Metadata == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.Metadata(childComplexity), true
+	case "BillingSubscription.modifiedAt":
+		if e.ComplexityRoot.BillingSubscription.ModifiedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.ModifiedAt(childComplexity), true
+	case "BillingSubscription.nextBillingAt":
+		if e.ComplexityRoot.BillingSubscription.NextBillingAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.NextBillingAt(childComplexity), true
+	case "BillingSubscription.pauseAt":
+		if e.ComplexityRoot.BillingSubscription.PauseAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.PauseAt(childComplexity), true
+	case "BillingSubscription.pausedAt":
+		if e.ComplexityRoot.BillingSubscription.PausedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.PausedAt(childComplexity), true
+	case "BillingSubscription.paymentMethodID":
+		if e.ComplexityRoot.BillingSubscription.PaymentMethodID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.PaymentMethodID(childComplexity), true
+	case "BillingSubscription.planID":
+		if e.ComplexityRoot.BillingSubscription.PlanID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.PlanID(childComplexity), true
+	case "BillingSubscription.profileID":
+		if e.ComplexityRoot.BillingSubscription.ProfileID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.ProfileID(childComplexity), true
+	case "BillingSubscription.resumeAt":
+		if e.ComplexityRoot.BillingSubscription.ResumeAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.ResumeAt(childComplexity), true
+	case "BillingSubscription.returnURL":
+		if e.ComplexityRoot.BillingSubscription.ReturnURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.ReturnURL(childComplexity), true
+	case "BillingSubscription.shipping":
+		if e.ComplexityRoot.BillingSubscription.Shipping == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.Shipping(childComplexity), true
+	case "BillingSubscription.status":
+		if e.ComplexityRoot.BillingSubscription.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.Status(childComplexity), true
+	case "BillingSubscription.testClockID":
+		if e.ComplexityRoot.BillingSubscription.TestClockID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.TestClockID(childComplexity), true
+	case "BillingSubscription.trialEnd":
+		if e.ComplexityRoot.BillingSubscription.TrialEnd == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscription.TrialEnd(childComplexity), true
+
+	case "BillingSubscriptionConnection.edges":
+		if e.ComplexityRoot.BillingSubscriptionConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscriptionConnection.Edges(childComplexity), true
+	case "BillingSubscriptionConnection.pageInfo":
+		if e.ComplexityRoot.BillingSubscriptionConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscriptionConnection.PageInfo(childComplexity), true
+	case "BillingSubscriptionConnection.totalCount":
+		if e.ComplexityRoot.BillingSubscriptionConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscriptionConnection.TotalCount(childComplexity), true
+
+	case "BillingSubscriptionEdge.cursor":
+		if e.ComplexityRoot.BillingSubscriptionEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscriptionEdge.Cursor(childComplexity), true
+	case "BillingSubscriptionEdge.node":
+		if e.ComplexityRoot.BillingSubscriptionEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.BillingSubscriptionEdge.Node(childComplexity), true
+
 	case "Capture.amount":
 		if e.ComplexityRoot.Capture.Amount == nil {
 			break
@@ -1721,6 +2142,123 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ConnectorSuccessRatePoint.Succeeded(childComplexity), true
+
+	case "Coupon.amountOff":
+		if e.ComplexityRoot.Coupon.AmountOff == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Coupon.AmountOff(childComplexity), true
+	case "Coupon.code":
+		if e.ComplexityRoot.Coupon.Code == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Coupon.Code(childComplexity), true
+	case "Coupon.createdAt":
+		if e.ComplexityRoot.Coupon.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Coupon.CreatedAt(childComplexity), true
+	case "Coupon.currency":
+		if e.ComplexityRoot.Coupon.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Coupon.Currency(childComplexity), true
+	case "Coupon.discountType":
+		if e.ComplexityRoot.Coupon.DiscountType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Coupon.DiscountType(childComplexity), true
+	case "Coupon.duration":
+		if e.ComplexityRoot.Coupon.Duration == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Coupon.Duration(childComplexity), true
+	case "Coupon.durationPeriods":
+		if e.ComplexityRoot.Coupon.DurationPeriods == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Coupon.DurationPeriods(childComplexity), true
+	case "Coupon.id":
+		if e.ComplexityRoot.Coupon.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Coupon.ID(childComplexity), true
+	case "Coupon.merchantID":
+		if e.ComplexityRoot.Coupon.MerchantID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Coupon.MerchantID(childComplexity), true
+	case "Coupon.modifiedAt":
+		if e.ComplexityRoot.Coupon.ModifiedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Coupon.ModifiedAt(childComplexity), true
+	case "Coupon.name":
+		if e.ComplexityRoot.Coupon.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Coupon.Name(childComplexity), true
+	case "Coupon.percentOffBps":
+		if e.ComplexityRoot.Coupon.PercentOffBps == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Coupon.PercentOffBps(childComplexity), true
+	case "Coupon.status":
+		if e.ComplexityRoot.Coupon.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Coupon.Status(childComplexity), true
+	case "Coupon.validTill":
+		if e.ComplexityRoot.Coupon.ValidTill == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Coupon.ValidTill(childComplexity), true
+
+	case "CouponConnection.edges":
+		if e.ComplexityRoot.CouponConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CouponConnection.Edges(childComplexity), true
+	case "CouponConnection.pageInfo":
+		if e.ComplexityRoot.CouponConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CouponConnection.PageInfo(childComplexity), true
+	case "CouponConnection.totalCount":
+		if e.ComplexityRoot.CouponConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CouponConnection.TotalCount(childComplexity), true
+
+	case "CouponEdge.cursor":
+		if e.ComplexityRoot.CouponEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CouponEdge.Cursor(childComplexity), true
+	case "CouponEdge.node":
+		if e.ComplexityRoot.CouponEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CouponEdge.Node(childComplexity), true
 
 	case "CreateApiKeyPayload.apiKey":
 		if e.ComplexityRoot.CreateApiKeyPayload.APIKey == nil {
@@ -2680,6 +3218,294 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.InvitationPayload.Token(childComplexity), true
+
+	case "Invoice.amount":
+		if e.ComplexityRoot.Invoice.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invoice.Amount(childComplexity), true
+	case "Invoice.attemptCount":
+		if e.ComplexityRoot.Invoice.AttemptCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invoice.AttemptCount(childComplexity), true
+	case "Invoice.billingProcessorInvoiceID":
+		if e.ComplexityRoot.Invoice.BillingProcessorInvoiceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invoice.BillingProcessorInvoiceID(childComplexity), true
+	case "Invoice.claimedUntil":
+		if e.ComplexityRoot.Invoice.ClaimedUntil == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invoice.ClaimedUntil(childComplexity), true
+	case "Invoice.createdAt":
+		if e.ComplexityRoot.Invoice.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invoice.CreatedAt(childComplexity), true
+	case "Invoice.currency":
+		if e.ComplexityRoot.Invoice.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invoice.Currency(childComplexity), true
+	case "Invoice.customerID":
+		if e.ComplexityRoot.Invoice.CustomerID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invoice.CustomerID(childComplexity), true
+	case "Invoice.dueAt":
+		if e.ComplexityRoot.Invoice.DueAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invoice.DueAt(childComplexity), true
+	case "Invoice.errorCode":
+		if e.ComplexityRoot.Invoice.ErrorCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invoice.ErrorCode(childComplexity), true
+	case "Invoice.errorMessage":
+		if e.ComplexityRoot.Invoice.ErrorMessage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invoice.ErrorMessage(childComplexity), true
+	case "Invoice.id":
+		if e.ComplexityRoot.Invoice.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invoice.ID(childComplexity), true
+	case "Invoice.merchantConnectorID":
+		if e.ComplexityRoot.Invoice.MerchantConnectorID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invoice.MerchantConnectorID(childComplexity), true
+	case "Invoice.merchantID":
+		if e.ComplexityRoot.Invoice.MerchantID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invoice.MerchantID(childComplexity), true
+	case "Invoice.modifiedAt":
+		if e.ComplexityRoot.Invoice.ModifiedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invoice.ModifiedAt(childComplexity), true
+	case "Invoice.paidAt":
+		if e.ComplexityRoot.Invoice.PaidAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invoice.PaidAt(childComplexity), true
+	case "Invoice.paymentIntentID":
+		if e.ComplexityRoot.Invoice.PaymentIntentID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invoice.PaymentIntentID(childComplexity), true
+	case "Invoice.paymentMethodID":
+		if e.ComplexityRoot.Invoice.PaymentMethodID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invoice.PaymentMethodID(childComplexity), true
+	case "Invoice.periodEnd":
+		if e.ComplexityRoot.Invoice.PeriodEnd == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invoice.PeriodEnd(childComplexity), true
+	case "Invoice.periodStart":
+		if e.ComplexityRoot.Invoice.PeriodStart == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invoice.PeriodStart(childComplexity), true
+	case "Invoice.profileID":
+		if e.ComplexityRoot.Invoice.ProfileID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invoice.ProfileID(childComplexity), true
+	case "Invoice.status":
+		if e.ComplexityRoot.Invoice.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invoice.Status(childComplexity), true
+	case "Invoice.subscription":
+		if e.ComplexityRoot.Invoice.Subscription == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invoice.Subscription(childComplexity), true
+	case "Invoice.subscriptionID":
+		if e.ComplexityRoot.Invoice.SubscriptionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invoice.SubscriptionID(childComplexity), true
+	case "Invoice.testClockID":
+		if e.ComplexityRoot.Invoice.TestClockID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invoice.TestClockID(childComplexity), true
+
+	case "InvoiceConnection.edges":
+		if e.ComplexityRoot.InvoiceConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceConnection.Edges(childComplexity), true
+	case "InvoiceConnection.pageInfo":
+		if e.ComplexityRoot.InvoiceConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceConnection.PageInfo(childComplexity), true
+	case "InvoiceConnection.totalCount":
+		if e.ComplexityRoot.InvoiceConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceConnection.TotalCount(childComplexity), true
+
+	case "InvoiceEdge.cursor":
+		if e.ComplexityRoot.InvoiceEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceEdge.Cursor(childComplexity), true
+	case "InvoiceEdge.node":
+		if e.ComplexityRoot.InvoiceEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvoiceEdge.Node(childComplexity), true
+
+	case "ItemPrice.amount":
+		if e.ComplexityRoot.ItemPrice.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ItemPrice.Amount(childComplexity), true
+	case "ItemPrice.createdAt":
+		if e.ComplexityRoot.ItemPrice.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ItemPrice.CreatedAt(childComplexity), true
+	case "ItemPrice.currency":
+		if e.ComplexityRoot.ItemPrice.Currency == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ItemPrice.Currency(childComplexity), true
+	case "ItemPrice.id":
+		if e.ComplexityRoot.ItemPrice.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ItemPrice.ID(childComplexity), true
+	case "ItemPrice.interval":
+		if e.ComplexityRoot.ItemPrice.Interval == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ItemPrice.Interval(childComplexity), true
+	case "ItemPrice.intervalCount":
+		if e.ComplexityRoot.ItemPrice.IntervalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ItemPrice.IntervalCount(childComplexity), true
+	case "ItemPrice.item":
+		if e.ComplexityRoot.ItemPrice.Item == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ItemPrice.Item(childComplexity), true
+	case "ItemPrice.itemID":
+		if e.ComplexityRoot.ItemPrice.ItemID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ItemPrice.ItemID(childComplexity), true
+	case "ItemPrice.merchantID":
+		if e.ComplexityRoot.ItemPrice.MerchantID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ItemPrice.MerchantID(childComplexity), true
+	case "ItemPrice.modifiedAt":
+		if e.ComplexityRoot.ItemPrice.ModifiedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ItemPrice.ModifiedAt(childComplexity), true
+	case "ItemPrice.status":
+		if e.ComplexityRoot.ItemPrice.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ItemPrice.Status(childComplexity), true
+	case "ItemPrice.trialPeriod":
+		if e.ComplexityRoot.ItemPrice.TrialPeriod == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ItemPrice.TrialPeriod(childComplexity), true
+	case "ItemPrice.trialPeriodUnit":
+		if e.ComplexityRoot.ItemPrice.TrialPeriodUnit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ItemPrice.TrialPeriodUnit(childComplexity), true
+
+	case "ItemPriceConnection.edges":
+		if e.ComplexityRoot.ItemPriceConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ItemPriceConnection.Edges(childComplexity), true
+	case "ItemPriceConnection.pageInfo":
+		if e.ComplexityRoot.ItemPriceConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ItemPriceConnection.PageInfo(childComplexity), true
+	case "ItemPriceConnection.totalCount":
+		if e.ComplexityRoot.ItemPriceConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ItemPriceConnection.TotalCount(childComplexity), true
+
+	case "ItemPriceEdge.cursor":
+		if e.ComplexityRoot.ItemPriceEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ItemPriceEdge.Cursor(childComplexity), true
+	case "ItemPriceEdge.node":
+		if e.ComplexityRoot.ItemPriceEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ItemPriceEdge.Node(childComplexity), true
 
 	case "Mandate.amount":
 		if e.ComplexityRoot.Mandate.Amount == nil {
@@ -6370,6 +7196,185 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Subscription.PaymentUpdated(childComplexity, args["paymentID"].(*string)), true
 
+	case "SubscriptionItem.createdAt":
+		if e.ComplexityRoot.SubscriptionItem.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubscriptionItem.CreatedAt(childComplexity), true
+	case "SubscriptionItem.description":
+		if e.ComplexityRoot.SubscriptionItem.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubscriptionItem.Description(childComplexity), true
+	case "SubscriptionItem.id":
+		if e.ComplexityRoot.SubscriptionItem.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubscriptionItem.ID(childComplexity), true
+	case "SubscriptionItem.itemType":
+		if e.ComplexityRoot.SubscriptionItem.ItemType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubscriptionItem.ItemType(childComplexity), true
+	case "SubscriptionItem.merchantID":
+		if e.ComplexityRoot.SubscriptionItem.MerchantID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubscriptionItem.MerchantID(childComplexity), true
+	case "SubscriptionItem.metadata":
+		if e.ComplexityRoot.SubscriptionItem.Metadata == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubscriptionItem.Metadata(childComplexity), true
+	case "SubscriptionItem.modifiedAt":
+		if e.ComplexityRoot.SubscriptionItem.ModifiedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubscriptionItem.ModifiedAt(childComplexity), true
+	case "SubscriptionItem.name":
+		if e.ComplexityRoot.SubscriptionItem.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubscriptionItem.Name(childComplexity), true
+	case "SubscriptionItem.prices":
+		if e.ComplexityRoot.SubscriptionItem.Prices == nil {
+			break
+		}
+
+		args, err := ec.field_SubscriptionItem_prices_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.SubscriptionItem.Prices(childComplexity, args["after"].(*entgql.Cursor[string]), args["first"].(*int), args["before"].(*entgql.Cursor[string]), args["last"].(*int), args["orderBy"].(*ent.ItemPriceOrder), args["where"].(*ent.ItemPriceWhereInput)), true
+	case "SubscriptionItem.productID":
+		if e.ComplexityRoot.SubscriptionItem.ProductID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubscriptionItem.ProductID(childComplexity), true
+	case "SubscriptionItem.status":
+		if e.ComplexityRoot.SubscriptionItem.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubscriptionItem.Status(childComplexity), true
+
+	case "SubscriptionItemConnection.edges":
+		if e.ComplexityRoot.SubscriptionItemConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubscriptionItemConnection.Edges(childComplexity), true
+	case "SubscriptionItemConnection.pageInfo":
+		if e.ComplexityRoot.SubscriptionItemConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubscriptionItemConnection.PageInfo(childComplexity), true
+	case "SubscriptionItemConnection.totalCount":
+		if e.ComplexityRoot.SubscriptionItemConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubscriptionItemConnection.TotalCount(childComplexity), true
+
+	case "SubscriptionItemEdge.cursor":
+		if e.ComplexityRoot.SubscriptionItemEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubscriptionItemEdge.Cursor(childComplexity), true
+	case "SubscriptionItemEdge.node":
+		if e.ComplexityRoot.SubscriptionItemEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SubscriptionItemEdge.Node(childComplexity), true
+
+	case "TestClock.createdAt":
+		if e.ComplexityRoot.TestClock.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TestClock.CreatedAt(childComplexity), true
+	case "TestClock.frozenTime":
+		if e.ComplexityRoot.TestClock.FrozenTime == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TestClock.FrozenTime(childComplexity), true
+	case "TestClock.id":
+		if e.ComplexityRoot.TestClock.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TestClock.ID(childComplexity), true
+	case "TestClock.merchantID":
+		if e.ComplexityRoot.TestClock.MerchantID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TestClock.MerchantID(childComplexity), true
+	case "TestClock.modifiedAt":
+		if e.ComplexityRoot.TestClock.ModifiedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TestClock.ModifiedAt(childComplexity), true
+	case "TestClock.name":
+		if e.ComplexityRoot.TestClock.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TestClock.Name(childComplexity), true
+	case "TestClock.status":
+		if e.ComplexityRoot.TestClock.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TestClock.Status(childComplexity), true
+
+	case "TestClockConnection.edges":
+		if e.ComplexityRoot.TestClockConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TestClockConnection.Edges(childComplexity), true
+	case "TestClockConnection.pageInfo":
+		if e.ComplexityRoot.TestClockConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TestClockConnection.PageInfo(childComplexity), true
+	case "TestClockConnection.totalCount":
+		if e.ComplexityRoot.TestClockConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TestClockConnection.TotalCount(childComplexity), true
+
+	case "TestClockEdge.cursor":
+		if e.ComplexityRoot.TestClockEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TestClockEdge.Cursor(childComplexity), true
+	case "TestClockEdge.node":
+		if e.ComplexityRoot.TestClockEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TestClockEdge.Node(childComplexity), true
+
 	case "User.createdAt":
 		if e.ComplexityRoot.User.CreatedAt == nil {
 			break
@@ -6482,6 +7487,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputAnalyticsRange,
 		ec.unmarshalInputAuditEntryOrder,
 		ec.unmarshalInputAuditEntryWhereInput,
+		ec.unmarshalInputBillingSubscriptionOrder,
+		ec.unmarshalInputBillingSubscriptionWhereInput,
 		ec.unmarshalInputCancelPaymentInput,
 		ec.unmarshalInputCaptureOrder,
 		ec.unmarshalInputCapturePaymentInput,
@@ -6489,6 +7496,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCardInput,
 		ec.unmarshalInputConfirmPaymentInput,
 		ec.unmarshalInputConfirmPayoutInput,
+		ec.unmarshalInputCouponOrder,
+		ec.unmarshalInputCouponWhereInput,
 		ec.unmarshalInputCreateApiKeyInput,
 		ec.unmarshalInputCreateConnectorAccountInput,
 		ec.unmarshalInputCreateGsmRuleInput,
@@ -6510,6 +7519,10 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputGsmRuleWhereInput,
 		ec.unmarshalInputIncrementalAuthorizationOrder,
 		ec.unmarshalInputIncrementalAuthorizationWhereInput,
+		ec.unmarshalInputInvoiceOrder,
+		ec.unmarshalInputInvoiceWhereInput,
+		ec.unmarshalInputItemPriceOrder,
+		ec.unmarshalInputItemPriceWhereInput,
 		ec.unmarshalInputMandateOrder,
 		ec.unmarshalInputMandateWhereInput,
 		ec.unmarshalInputMerchantAccountOrder,
@@ -6544,7 +7557,11 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputRoutingAlgorithmOrder,
 		ec.unmarshalInputRoutingAlgorithmWhereInput,
 		ec.unmarshalInputRoutingPaymentInput,
+		ec.unmarshalInputSubscriptionItemOrder,
+		ec.unmarshalInputSubscriptionItemWhereInput,
 		ec.unmarshalInputSurchargeDetailsInput,
+		ec.unmarshalInputTestClockOrder,
+		ec.unmarshalInputTestClockWhereInput,
 		ec.unmarshalInputUpdateConnectorAccountInput,
 		ec.unmarshalInputUpdateGsmRuleInput,
 		ec.unmarshalInputUpdatePaymentInput,
@@ -7173,6 +8190,550 @@ input AuditEntryWhereInput {
   requestIDEqualFold: String
   requestIDContainsFold: String
 }
+type BillingSubscription implements Node {
+  id: ID!
+  merchantID: String!
+  createdAt: Time!
+  modifiedAt: Time!
+  profileID: String!
+  customerID: String!
+  merchantReferenceID: String
+  status: BillingSubscriptionStatus!
+  planID: String!
+  itemPriceID: String!
+  couponCode: String
+  couponPeriodsUsed: Int!
+  billing: Map
+  shipping: Map
+  returnURL: String
+  paymentMethodID: String
+  mandateID: String
+  merchantConnectorID: String
+  testClockID: String
+  trialEnd: Time
+  currentPeriodStart: Time
+  currentPeriodEnd: Time
+  nextBillingAt: Time
+  cancelAtPeriodEnd: Boolean!
+  cancelAt: Time
+  cancelledAt: Time
+  cancelReasonCode: String
+  pauseAt: Time
+  pausedAt: Time
+  resumeAt: Time
+  metadata: Map
+  invoices(
+    """
+    Returns the elements in the list that come after the specified cursor.
+    """
+    after: Cursor
+
+    """
+    Returns the first _n_ elements from the list.
+    """
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """
+    Returns the last _n_ elements from the list.
+    """
+    last: Int
+
+    """
+    Ordering options for Invoices returned from the connection.
+    """
+    orderBy: InvoiceOrder
+
+    """
+    Filtering options for Invoices returned from the connection.
+    """
+    where: InvoiceWhereInput
+  ): InvoiceConnection!
+}
+"""
+A connection to a list of items.
+"""
+type BillingSubscriptionConnection {
+  """
+  A list of edges.
+  """
+  edges: [BillingSubscriptionEdge]
+  """
+  Information to aid in pagination.
+  """
+  pageInfo: PageInfo!
+  """
+  Identifies the total count of items in the connection.
+  """
+  totalCount: Int!
+}
+"""
+An edge in a connection.
+"""
+type BillingSubscriptionEdge {
+  """
+  The item at the end of the edge.
+  """
+  node: BillingSubscription
+  """
+  A cursor for use in pagination.
+  """
+  cursor: Cursor!
+}
+"""
+Ordering options for BillingSubscription connections
+"""
+input BillingSubscriptionOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order BillingSubscriptions.
+  """
+  field: BillingSubscriptionOrderField!
+}
+"""
+Properties by which BillingSubscription connections can be ordered.
+"""
+enum BillingSubscriptionOrderField {
+  ID
+  MERCHANT_ID
+  CREATED_AT
+  MODIFIED_AT
+}
+"""
+BillingSubscriptionStatus is enum for the field status
+"""
+enum BillingSubscriptionStatus @goModel(model: "switchyard/ent/billingsubscription.Status") {
+  active
+  created
+  in_active
+  pending
+  trial
+  paused
+  unpaid
+  onetime
+  cancelled
+  failed
+}
+"""
+BillingSubscriptionWhereInput is used for filtering BillingSubscription objects.
+Input was generated by ent.
+"""
+input BillingSubscriptionWhereInput {
+  not: BillingSubscriptionWhereInput
+  and: [BillingSubscriptionWhereInput!]
+  or: [BillingSubscriptionWhereInput!]
+  """
+  id field predicates
+  """
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+  idEqualFold: ID
+  idContainsFold: ID
+  """
+  merchant_id field predicates
+  """
+  merchantID: String
+  merchantIDNEQ: String
+  merchantIDIn: [String!]
+  merchantIDNotIn: [String!]
+  merchantIDGT: String
+  merchantIDGTE: String
+  merchantIDLT: String
+  merchantIDLTE: String
+  merchantIDContains: String
+  merchantIDHasPrefix: String
+  merchantIDHasSuffix: String
+  merchantIDEqualFold: String
+  merchantIDContainsFold: String
+  """
+  created_at field predicates
+  """
+  createdAt: Time
+  createdAtNEQ: Time
+  createdAtIn: [Time!]
+  createdAtNotIn: [Time!]
+  createdAtGT: Time
+  createdAtGTE: Time
+  createdAtLT: Time
+  createdAtLTE: Time
+  """
+  modified_at field predicates
+  """
+  modifiedAt: Time
+  modifiedAtNEQ: Time
+  modifiedAtIn: [Time!]
+  modifiedAtNotIn: [Time!]
+  modifiedAtGT: Time
+  modifiedAtGTE: Time
+  modifiedAtLT: Time
+  modifiedAtLTE: Time
+  """
+  profile_id field predicates
+  """
+  profileID: String
+  profileIDNEQ: String
+  profileIDIn: [String!]
+  profileIDNotIn: [String!]
+  profileIDGT: String
+  profileIDGTE: String
+  profileIDLT: String
+  profileIDLTE: String
+  profileIDContains: String
+  profileIDHasPrefix: String
+  profileIDHasSuffix: String
+  profileIDEqualFold: String
+  profileIDContainsFold: String
+  """
+  customer_id field predicates
+  """
+  customerID: String
+  customerIDNEQ: String
+  customerIDIn: [String!]
+  customerIDNotIn: [String!]
+  customerIDGT: String
+  customerIDGTE: String
+  customerIDLT: String
+  customerIDLTE: String
+  customerIDContains: String
+  customerIDHasPrefix: String
+  customerIDHasSuffix: String
+  customerIDEqualFold: String
+  customerIDContainsFold: String
+  """
+  merchant_reference_id field predicates
+  """
+  merchantReferenceID: String
+  merchantReferenceIDNEQ: String
+  merchantReferenceIDIn: [String!]
+  merchantReferenceIDNotIn: [String!]
+  merchantReferenceIDGT: String
+  merchantReferenceIDGTE: String
+  merchantReferenceIDLT: String
+  merchantReferenceIDLTE: String
+  merchantReferenceIDContains: String
+  merchantReferenceIDHasPrefix: String
+  merchantReferenceIDHasSuffix: String
+  merchantReferenceIDIsNil: Boolean
+  merchantReferenceIDNotNil: Boolean
+  merchantReferenceIDEqualFold: String
+  merchantReferenceIDContainsFold: String
+  """
+  status field predicates
+  """
+  status: BillingSubscriptionStatus
+  statusNEQ: BillingSubscriptionStatus
+  statusIn: [BillingSubscriptionStatus!]
+  statusNotIn: [BillingSubscriptionStatus!]
+  """
+  plan_id field predicates
+  """
+  planID: String
+  planIDNEQ: String
+  planIDIn: [String!]
+  planIDNotIn: [String!]
+  planIDGT: String
+  planIDGTE: String
+  planIDLT: String
+  planIDLTE: String
+  planIDContains: String
+  planIDHasPrefix: String
+  planIDHasSuffix: String
+  planIDEqualFold: String
+  planIDContainsFold: String
+  """
+  item_price_id field predicates
+  """
+  itemPriceID: String
+  itemPriceIDNEQ: String
+  itemPriceIDIn: [String!]
+  itemPriceIDNotIn: [String!]
+  itemPriceIDGT: String
+  itemPriceIDGTE: String
+  itemPriceIDLT: String
+  itemPriceIDLTE: String
+  itemPriceIDContains: String
+  itemPriceIDHasPrefix: String
+  itemPriceIDHasSuffix: String
+  itemPriceIDEqualFold: String
+  itemPriceIDContainsFold: String
+  """
+  coupon_code field predicates
+  """
+  couponCode: String
+  couponCodeNEQ: String
+  couponCodeIn: [String!]
+  couponCodeNotIn: [String!]
+  couponCodeGT: String
+  couponCodeGTE: String
+  couponCodeLT: String
+  couponCodeLTE: String
+  couponCodeContains: String
+  couponCodeHasPrefix: String
+  couponCodeHasSuffix: String
+  couponCodeIsNil: Boolean
+  couponCodeNotNil: Boolean
+  couponCodeEqualFold: String
+  couponCodeContainsFold: String
+  """
+  coupon_periods_used field predicates
+  """
+  couponPeriodsUsed: Int
+  couponPeriodsUsedNEQ: Int
+  couponPeriodsUsedIn: [Int!]
+  couponPeriodsUsedNotIn: [Int!]
+  couponPeriodsUsedGT: Int
+  couponPeriodsUsedGTE: Int
+  couponPeriodsUsedLT: Int
+  couponPeriodsUsedLTE: Int
+  """
+  return_url field predicates
+  """
+  returnURL: String
+  returnURLNEQ: String
+  returnURLIn: [String!]
+  returnURLNotIn: [String!]
+  returnURLGT: String
+  returnURLGTE: String
+  returnURLLT: String
+  returnURLLTE: String
+  returnURLContains: String
+  returnURLHasPrefix: String
+  returnURLHasSuffix: String
+  returnURLIsNil: Boolean
+  returnURLNotNil: Boolean
+  returnURLEqualFold: String
+  returnURLContainsFold: String
+  """
+  payment_method_id field predicates
+  """
+  paymentMethodID: String
+  paymentMethodIDNEQ: String
+  paymentMethodIDIn: [String!]
+  paymentMethodIDNotIn: [String!]
+  paymentMethodIDGT: String
+  paymentMethodIDGTE: String
+  paymentMethodIDLT: String
+  paymentMethodIDLTE: String
+  paymentMethodIDContains: String
+  paymentMethodIDHasPrefix: String
+  paymentMethodIDHasSuffix: String
+  paymentMethodIDIsNil: Boolean
+  paymentMethodIDNotNil: Boolean
+  paymentMethodIDEqualFold: String
+  paymentMethodIDContainsFold: String
+  """
+  mandate_id field predicates
+  """
+  mandateID: String
+  mandateIDNEQ: String
+  mandateIDIn: [String!]
+  mandateIDNotIn: [String!]
+  mandateIDGT: String
+  mandateIDGTE: String
+  mandateIDLT: String
+  mandateIDLTE: String
+  mandateIDContains: String
+  mandateIDHasPrefix: String
+  mandateIDHasSuffix: String
+  mandateIDIsNil: Boolean
+  mandateIDNotNil: Boolean
+  mandateIDEqualFold: String
+  mandateIDContainsFold: String
+  """
+  merchant_connector_id field predicates
+  """
+  merchantConnectorID: String
+  merchantConnectorIDNEQ: String
+  merchantConnectorIDIn: [String!]
+  merchantConnectorIDNotIn: [String!]
+  merchantConnectorIDGT: String
+  merchantConnectorIDGTE: String
+  merchantConnectorIDLT: String
+  merchantConnectorIDLTE: String
+  merchantConnectorIDContains: String
+  merchantConnectorIDHasPrefix: String
+  merchantConnectorIDHasSuffix: String
+  merchantConnectorIDIsNil: Boolean
+  merchantConnectorIDNotNil: Boolean
+  merchantConnectorIDEqualFold: String
+  merchantConnectorIDContainsFold: String
+  """
+  test_clock_id field predicates
+  """
+  testClockID: String
+  testClockIDNEQ: String
+  testClockIDIn: [String!]
+  testClockIDNotIn: [String!]
+  testClockIDGT: String
+  testClockIDGTE: String
+  testClockIDLT: String
+  testClockIDLTE: String
+  testClockIDContains: String
+  testClockIDHasPrefix: String
+  testClockIDHasSuffix: String
+  testClockIDIsNil: Boolean
+  testClockIDNotNil: Boolean
+  testClockIDEqualFold: String
+  testClockIDContainsFold: String
+  """
+  trial_end field predicates
+  """
+  trialEnd: Time
+  trialEndNEQ: Time
+  trialEndIn: [Time!]
+  trialEndNotIn: [Time!]
+  trialEndGT: Time
+  trialEndGTE: Time
+  trialEndLT: Time
+  trialEndLTE: Time
+  trialEndIsNil: Boolean
+  trialEndNotNil: Boolean
+  """
+  current_period_start field predicates
+  """
+  currentPeriodStart: Time
+  currentPeriodStartNEQ: Time
+  currentPeriodStartIn: [Time!]
+  currentPeriodStartNotIn: [Time!]
+  currentPeriodStartGT: Time
+  currentPeriodStartGTE: Time
+  currentPeriodStartLT: Time
+  currentPeriodStartLTE: Time
+  currentPeriodStartIsNil: Boolean
+  currentPeriodStartNotNil: Boolean
+  """
+  current_period_end field predicates
+  """
+  currentPeriodEnd: Time
+  currentPeriodEndNEQ: Time
+  currentPeriodEndIn: [Time!]
+  currentPeriodEndNotIn: [Time!]
+  currentPeriodEndGT: Time
+  currentPeriodEndGTE: Time
+  currentPeriodEndLT: Time
+  currentPeriodEndLTE: Time
+  currentPeriodEndIsNil: Boolean
+  currentPeriodEndNotNil: Boolean
+  """
+  next_billing_at field predicates
+  """
+  nextBillingAt: Time
+  nextBillingAtNEQ: Time
+  nextBillingAtIn: [Time!]
+  nextBillingAtNotIn: [Time!]
+  nextBillingAtGT: Time
+  nextBillingAtGTE: Time
+  nextBillingAtLT: Time
+  nextBillingAtLTE: Time
+  nextBillingAtIsNil: Boolean
+  nextBillingAtNotNil: Boolean
+  """
+  cancel_at_period_end field predicates
+  """
+  cancelAtPeriodEnd: Boolean
+  cancelAtPeriodEndNEQ: Boolean
+  """
+  cancel_at field predicates
+  """
+  cancelAt: Time
+  cancelAtNEQ: Time
+  cancelAtIn: [Time!]
+  cancelAtNotIn: [Time!]
+  cancelAtGT: Time
+  cancelAtGTE: Time
+  cancelAtLT: Time
+  cancelAtLTE: Time
+  cancelAtIsNil: Boolean
+  cancelAtNotNil: Boolean
+  """
+  cancelled_at field predicates
+  """
+  cancelledAt: Time
+  cancelledAtNEQ: Time
+  cancelledAtIn: [Time!]
+  cancelledAtNotIn: [Time!]
+  cancelledAtGT: Time
+  cancelledAtGTE: Time
+  cancelledAtLT: Time
+  cancelledAtLTE: Time
+  cancelledAtIsNil: Boolean
+  cancelledAtNotNil: Boolean
+  """
+  cancel_reason_code field predicates
+  """
+  cancelReasonCode: String
+  cancelReasonCodeNEQ: String
+  cancelReasonCodeIn: [String!]
+  cancelReasonCodeNotIn: [String!]
+  cancelReasonCodeGT: String
+  cancelReasonCodeGTE: String
+  cancelReasonCodeLT: String
+  cancelReasonCodeLTE: String
+  cancelReasonCodeContains: String
+  cancelReasonCodeHasPrefix: String
+  cancelReasonCodeHasSuffix: String
+  cancelReasonCodeIsNil: Boolean
+  cancelReasonCodeNotNil: Boolean
+  cancelReasonCodeEqualFold: String
+  cancelReasonCodeContainsFold: String
+  """
+  pause_at field predicates
+  """
+  pauseAt: Time
+  pauseAtNEQ: Time
+  pauseAtIn: [Time!]
+  pauseAtNotIn: [Time!]
+  pauseAtGT: Time
+  pauseAtGTE: Time
+  pauseAtLT: Time
+  pauseAtLTE: Time
+  pauseAtIsNil: Boolean
+  pauseAtNotNil: Boolean
+  """
+  paused_at field predicates
+  """
+  pausedAt: Time
+  pausedAtNEQ: Time
+  pausedAtIn: [Time!]
+  pausedAtNotIn: [Time!]
+  pausedAtGT: Time
+  pausedAtGTE: Time
+  pausedAtLT: Time
+  pausedAtLTE: Time
+  pausedAtIsNil: Boolean
+  pausedAtNotNil: Boolean
+  """
+  resume_at field predicates
+  """
+  resumeAt: Time
+  resumeAtNEQ: Time
+  resumeAtIn: [Time!]
+  resumeAtNotIn: [Time!]
+  resumeAtGT: Time
+  resumeAtGTE: Time
+  resumeAtLT: Time
+  resumeAtLTE: Time
+  resumeAtIsNil: Boolean
+  resumeAtNotNil: Boolean
+  """
+  invoices edge predicates
+  """
+  hasInvoices: Boolean
+  hasInvoicesWith: [InvoiceWhereInput!]
+}
 type Capture implements Node {
   id: ID!
   merchantID: String!
@@ -7628,6 +9189,437 @@ input CaptureWhereInput {
   """
   hasPayment: Boolean
   hasPaymentWith: [PaymentIntentWhereInput!]
+}
+type Coupon implements Node {
+  id: ID!
+  merchantID: String!
+  createdAt: Time!
+  modifiedAt: Time!
+  code: String!
+  name: String
+  discountType: CouponDiscountType!
+  percentOffBps: Int
+  amountOff: Int
+  currency: CouponCurrency
+  duration: CouponDuration!
+  durationPeriods: Int
+  validTill: Time
+  status: CouponStatus!
+}
+"""
+A connection to a list of items.
+"""
+type CouponConnection {
+  """
+  A list of edges.
+  """
+  edges: [CouponEdge]
+  """
+  Information to aid in pagination.
+  """
+  pageInfo: PageInfo!
+  """
+  Identifies the total count of items in the connection.
+  """
+  totalCount: Int!
+}
+"""
+CouponCurrency is enum for the field currency
+"""
+enum CouponCurrency @goModel(model: "switchyard/ent/schema/schematype.Currency") {
+  AED
+  AFN
+  ALL
+  AMD
+  ANG
+  AOA
+  ARS
+  AUD
+  AWG
+  AZN
+  BAM
+  BBD
+  BDT
+  BGN
+  BHD
+  BIF
+  BMD
+  BND
+  BOB
+  BRL
+  BSD
+  BTN
+  BWP
+  BYN
+  BZD
+  CAD
+  CDF
+  CHF
+  CLF
+  CLP
+  CNY
+  COP
+  CRC
+  CUC
+  CUP
+  CVE
+  CZK
+  DJF
+  DKK
+  DOP
+  DZD
+  EGP
+  ERN
+  ETB
+  EUR
+  FJD
+  FKP
+  GBP
+  GEL
+  GHS
+  GIP
+  GMD
+  GNF
+  GTQ
+  GYD
+  HKD
+  HNL
+  HRK
+  HTG
+  HUF
+  IDR
+  ILS
+  INR
+  IQD
+  IRR
+  ISK
+  JMD
+  JOD
+  JPY
+  KES
+  KGS
+  KHR
+  KMF
+  KPW
+  KRW
+  KWD
+  KYD
+  KZT
+  LAK
+  LBP
+  LKR
+  LRD
+  LSL
+  LYD
+  MAD
+  MDL
+  MGA
+  MKD
+  MMK
+  MNT
+  MOP
+  MRU
+  MUR
+  MVR
+  MWK
+  MXN
+  MYR
+  MZN
+  NAD
+  NGN
+  NIO
+  NOK
+  NPR
+  NZD
+  OMR
+  PAB
+  PEN
+  PGK
+  PHP
+  PKR
+  PLN
+  PYG
+  QAR
+  RON
+  RSD
+  RUB
+  RWF
+  SAR
+  SBD
+  SCR
+  SDG
+  SEK
+  SGD
+  SHP
+  SLE
+  SLL
+  SOS
+  SRD
+  SSP
+  STD
+  STN
+  SVC
+  SYP
+  SZL
+  THB
+  TJS
+  TMT
+  TND
+  TOP
+  TRY
+  TTD
+  TWD
+  TZS
+  UAH
+  UGX
+  USD
+  UYU
+  UZS
+  VES
+  VND
+  VUV
+  WST
+  XAF
+  XCD
+  XOF
+  XPF
+  YER
+  ZAR
+  ZMW
+  ZWL
+}
+"""
+CouponDiscountType is enum for the field discount_type
+"""
+enum CouponDiscountType @goModel(model: "switchyard/ent/coupon.DiscountType") {
+  percentage
+  fixed_amount
+}
+"""
+CouponDuration is enum for the field duration
+"""
+enum CouponDuration @goModel(model: "switchyard/ent/coupon.Duration") {
+  once
+  limited_period
+  forever
+}
+"""
+An edge in a connection.
+"""
+type CouponEdge {
+  """
+  The item at the end of the edge.
+  """
+  node: Coupon
+  """
+  A cursor for use in pagination.
+  """
+  cursor: Cursor!
+}
+"""
+Ordering options for Coupon connections
+"""
+input CouponOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order Coupons.
+  """
+  field: CouponOrderField!
+}
+"""
+Properties by which Coupon connections can be ordered.
+"""
+enum CouponOrderField {
+  ID
+  MERCHANT_ID
+  CREATED_AT
+  MODIFIED_AT
+}
+"""
+CouponStatus is enum for the field status
+"""
+enum CouponStatus @goModel(model: "switchyard/ent/coupon.Status") {
+  active
+  archived
+}
+"""
+CouponWhereInput is used for filtering Coupon objects.
+Input was generated by ent.
+"""
+input CouponWhereInput {
+  not: CouponWhereInput
+  and: [CouponWhereInput!]
+  or: [CouponWhereInput!]
+  """
+  id field predicates
+  """
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+  idEqualFold: ID
+  idContainsFold: ID
+  """
+  merchant_id field predicates
+  """
+  merchantID: String
+  merchantIDNEQ: String
+  merchantIDIn: [String!]
+  merchantIDNotIn: [String!]
+  merchantIDGT: String
+  merchantIDGTE: String
+  merchantIDLT: String
+  merchantIDLTE: String
+  merchantIDContains: String
+  merchantIDHasPrefix: String
+  merchantIDHasSuffix: String
+  merchantIDEqualFold: String
+  merchantIDContainsFold: String
+  """
+  created_at field predicates
+  """
+  createdAt: Time
+  createdAtNEQ: Time
+  createdAtIn: [Time!]
+  createdAtNotIn: [Time!]
+  createdAtGT: Time
+  createdAtGTE: Time
+  createdAtLT: Time
+  createdAtLTE: Time
+  """
+  modified_at field predicates
+  """
+  modifiedAt: Time
+  modifiedAtNEQ: Time
+  modifiedAtIn: [Time!]
+  modifiedAtNotIn: [Time!]
+  modifiedAtGT: Time
+  modifiedAtGTE: Time
+  modifiedAtLT: Time
+  modifiedAtLTE: Time
+  """
+  code field predicates
+  """
+  code: String
+  codeNEQ: String
+  codeIn: [String!]
+  codeNotIn: [String!]
+  codeGT: String
+  codeGTE: String
+  codeLT: String
+  codeLTE: String
+  codeContains: String
+  codeHasPrefix: String
+  codeHasSuffix: String
+  codeEqualFold: String
+  codeContainsFold: String
+  """
+  name field predicates
+  """
+  name: String
+  nameNEQ: String
+  nameIn: [String!]
+  nameNotIn: [String!]
+  nameGT: String
+  nameGTE: String
+  nameLT: String
+  nameLTE: String
+  nameContains: String
+  nameHasPrefix: String
+  nameHasSuffix: String
+  nameIsNil: Boolean
+  nameNotNil: Boolean
+  nameEqualFold: String
+  nameContainsFold: String
+  """
+  discount_type field predicates
+  """
+  discountType: CouponDiscountType
+  discountTypeNEQ: CouponDiscountType
+  discountTypeIn: [CouponDiscountType!]
+  discountTypeNotIn: [CouponDiscountType!]
+  """
+  percent_off_bps field predicates
+  """
+  percentOffBps: Int
+  percentOffBpsNEQ: Int
+  percentOffBpsIn: [Int!]
+  percentOffBpsNotIn: [Int!]
+  percentOffBpsGT: Int
+  percentOffBpsGTE: Int
+  percentOffBpsLT: Int
+  percentOffBpsLTE: Int
+  percentOffBpsIsNil: Boolean
+  percentOffBpsNotNil: Boolean
+  """
+  amount_off field predicates
+  """
+  amountOff: Int
+  amountOffNEQ: Int
+  amountOffIn: [Int!]
+  amountOffNotIn: [Int!]
+  amountOffGT: Int
+  amountOffGTE: Int
+  amountOffLT: Int
+  amountOffLTE: Int
+  amountOffIsNil: Boolean
+  amountOffNotNil: Boolean
+  """
+  currency field predicates
+  """
+  currency: CouponCurrency
+  currencyNEQ: CouponCurrency
+  currencyIn: [CouponCurrency!]
+  currencyNotIn: [CouponCurrency!]
+  currencyIsNil: Boolean
+  currencyNotNil: Boolean
+  """
+  duration field predicates
+  """
+  duration: CouponDuration
+  durationNEQ: CouponDuration
+  durationIn: [CouponDuration!]
+  durationNotIn: [CouponDuration!]
+  """
+  duration_periods field predicates
+  """
+  durationPeriods: Int
+  durationPeriodsNEQ: Int
+  durationPeriodsIn: [Int!]
+  durationPeriodsNotIn: [Int!]
+  durationPeriodsGT: Int
+  durationPeriodsGTE: Int
+  durationPeriodsLT: Int
+  durationPeriodsLTE: Int
+  durationPeriodsIsNil: Boolean
+  durationPeriodsNotNil: Boolean
+  """
+  valid_till field predicates
+  """
+  validTill: Time
+  validTillNEQ: Time
+  validTillIn: [Time!]
+  validTillNotIn: [Time!]
+  validTillGT: Time
+  validTillGTE: Time
+  validTillLT: Time
+  validTillLTE: Time
+  validTillIsNil: Boolean
+  validTillNotNil: Boolean
+  """
+  status field predicates
+  """
+  status: CouponStatus
+  statusNEQ: CouponStatus
+  statusIn: [CouponStatus!]
+  statusNotIn: [CouponStatus!]
 }
 """
 Define a Relay Cursor type:
@@ -9621,6 +11613,1000 @@ input IncrementalAuthorizationWhereInput {
   """
   hasPayment: Boolean
   hasPaymentWith: [PaymentIntentWhereInput!]
+}
+type Invoice implements Node {
+  id: ID!
+  merchantID: String!
+  createdAt: Time!
+  modifiedAt: Time!
+  errorCode: String
+  errorMessage: String
+  subscriptionID: ID!
+  profileID: String!
+  customerID: String!
+  amount: Int!
+  currency: InvoiceCurrency!
+  status: InvoiceStatus!
+  periodStart: Time!
+  periodEnd: Time!
+  dueAt: Time!
+  testClockID: String
+  attemptCount: Int!
+  claimedUntil: Time
+  paymentIntentID: String
+  paymentMethodID: String
+  merchantConnectorID: String
+  billingProcessorInvoiceID: String
+  paidAt: Time
+  subscription: BillingSubscription!
+}
+"""
+A connection to a list of items.
+"""
+type InvoiceConnection {
+  """
+  A list of edges.
+  """
+  edges: [InvoiceEdge]
+  """
+  Information to aid in pagination.
+  """
+  pageInfo: PageInfo!
+  """
+  Identifies the total count of items in the connection.
+  """
+  totalCount: Int!
+}
+"""
+InvoiceCurrency is enum for the field currency
+"""
+enum InvoiceCurrency @goModel(model: "switchyard/ent/schema/schematype.Currency") {
+  AED
+  AFN
+  ALL
+  AMD
+  ANG
+  AOA
+  ARS
+  AUD
+  AWG
+  AZN
+  BAM
+  BBD
+  BDT
+  BGN
+  BHD
+  BIF
+  BMD
+  BND
+  BOB
+  BRL
+  BSD
+  BTN
+  BWP
+  BYN
+  BZD
+  CAD
+  CDF
+  CHF
+  CLF
+  CLP
+  CNY
+  COP
+  CRC
+  CUC
+  CUP
+  CVE
+  CZK
+  DJF
+  DKK
+  DOP
+  DZD
+  EGP
+  ERN
+  ETB
+  EUR
+  FJD
+  FKP
+  GBP
+  GEL
+  GHS
+  GIP
+  GMD
+  GNF
+  GTQ
+  GYD
+  HKD
+  HNL
+  HRK
+  HTG
+  HUF
+  IDR
+  ILS
+  INR
+  IQD
+  IRR
+  ISK
+  JMD
+  JOD
+  JPY
+  KES
+  KGS
+  KHR
+  KMF
+  KPW
+  KRW
+  KWD
+  KYD
+  KZT
+  LAK
+  LBP
+  LKR
+  LRD
+  LSL
+  LYD
+  MAD
+  MDL
+  MGA
+  MKD
+  MMK
+  MNT
+  MOP
+  MRU
+  MUR
+  MVR
+  MWK
+  MXN
+  MYR
+  MZN
+  NAD
+  NGN
+  NIO
+  NOK
+  NPR
+  NZD
+  OMR
+  PAB
+  PEN
+  PGK
+  PHP
+  PKR
+  PLN
+  PYG
+  QAR
+  RON
+  RSD
+  RUB
+  RWF
+  SAR
+  SBD
+  SCR
+  SDG
+  SEK
+  SGD
+  SHP
+  SLE
+  SLL
+  SOS
+  SRD
+  SSP
+  STD
+  STN
+  SVC
+  SYP
+  SZL
+  THB
+  TJS
+  TMT
+  TND
+  TOP
+  TRY
+  TTD
+  TWD
+  TZS
+  UAH
+  UGX
+  USD
+  UYU
+  UZS
+  VES
+  VND
+  VUV
+  WST
+  XAF
+  XCD
+  XOF
+  XPF
+  YER
+  ZAR
+  ZMW
+  ZWL
+}
+"""
+An edge in a connection.
+"""
+type InvoiceEdge {
+  """
+  The item at the end of the edge.
+  """
+  node: Invoice
+  """
+  A cursor for use in pagination.
+  """
+  cursor: Cursor!
+}
+"""
+Ordering options for Invoice connections
+"""
+input InvoiceOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order Invoices.
+  """
+  field: InvoiceOrderField!
+}
+"""
+Properties by which Invoice connections can be ordered.
+"""
+enum InvoiceOrderField {
+  ID
+  MERCHANT_ID
+  CREATED_AT
+  MODIFIED_AT
+}
+"""
+InvoiceStatus is enum for the field status
+"""
+enum InvoiceStatus @goModel(model: "switchyard/ent/invoice.Status") {
+  invoice_created
+  payment_pending
+  payment_pending_timeout
+  payment_succeeded
+  payment_failed
+  payment_canceled
+  invoice_paid
+  manual_review
+  voided
+}
+"""
+InvoiceWhereInput is used for filtering Invoice objects.
+Input was generated by ent.
+"""
+input InvoiceWhereInput {
+  not: InvoiceWhereInput
+  and: [InvoiceWhereInput!]
+  or: [InvoiceWhereInput!]
+  """
+  id field predicates
+  """
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+  idEqualFold: ID
+  idContainsFold: ID
+  """
+  merchant_id field predicates
+  """
+  merchantID: String
+  merchantIDNEQ: String
+  merchantIDIn: [String!]
+  merchantIDNotIn: [String!]
+  merchantIDGT: String
+  merchantIDGTE: String
+  merchantIDLT: String
+  merchantIDLTE: String
+  merchantIDContains: String
+  merchantIDHasPrefix: String
+  merchantIDHasSuffix: String
+  merchantIDEqualFold: String
+  merchantIDContainsFold: String
+  """
+  created_at field predicates
+  """
+  createdAt: Time
+  createdAtNEQ: Time
+  createdAtIn: [Time!]
+  createdAtNotIn: [Time!]
+  createdAtGT: Time
+  createdAtGTE: Time
+  createdAtLT: Time
+  createdAtLTE: Time
+  """
+  modified_at field predicates
+  """
+  modifiedAt: Time
+  modifiedAtNEQ: Time
+  modifiedAtIn: [Time!]
+  modifiedAtNotIn: [Time!]
+  modifiedAtGT: Time
+  modifiedAtGTE: Time
+  modifiedAtLT: Time
+  modifiedAtLTE: Time
+  """
+  error_code field predicates
+  """
+  errorCode: String
+  errorCodeNEQ: String
+  errorCodeIn: [String!]
+  errorCodeNotIn: [String!]
+  errorCodeGT: String
+  errorCodeGTE: String
+  errorCodeLT: String
+  errorCodeLTE: String
+  errorCodeContains: String
+  errorCodeHasPrefix: String
+  errorCodeHasSuffix: String
+  errorCodeIsNil: Boolean
+  errorCodeNotNil: Boolean
+  errorCodeEqualFold: String
+  errorCodeContainsFold: String
+  """
+  error_message field predicates
+  """
+  errorMessage: String
+  errorMessageNEQ: String
+  errorMessageIn: [String!]
+  errorMessageNotIn: [String!]
+  errorMessageGT: String
+  errorMessageGTE: String
+  errorMessageLT: String
+  errorMessageLTE: String
+  errorMessageContains: String
+  errorMessageHasPrefix: String
+  errorMessageHasSuffix: String
+  errorMessageIsNil: Boolean
+  errorMessageNotNil: Boolean
+  errorMessageEqualFold: String
+  errorMessageContainsFold: String
+  """
+  subscription_id field predicates
+  """
+  subscriptionID: ID
+  subscriptionIDNEQ: ID
+  subscriptionIDIn: [ID!]
+  subscriptionIDNotIn: [ID!]
+  subscriptionIDGT: ID
+  subscriptionIDGTE: ID
+  subscriptionIDLT: ID
+  subscriptionIDLTE: ID
+  subscriptionIDContains: ID
+  subscriptionIDHasPrefix: ID
+  subscriptionIDHasSuffix: ID
+  subscriptionIDEqualFold: ID
+  subscriptionIDContainsFold: ID
+  """
+  profile_id field predicates
+  """
+  profileID: String
+  profileIDNEQ: String
+  profileIDIn: [String!]
+  profileIDNotIn: [String!]
+  profileIDGT: String
+  profileIDGTE: String
+  profileIDLT: String
+  profileIDLTE: String
+  profileIDContains: String
+  profileIDHasPrefix: String
+  profileIDHasSuffix: String
+  profileIDEqualFold: String
+  profileIDContainsFold: String
+  """
+  customer_id field predicates
+  """
+  customerID: String
+  customerIDNEQ: String
+  customerIDIn: [String!]
+  customerIDNotIn: [String!]
+  customerIDGT: String
+  customerIDGTE: String
+  customerIDLT: String
+  customerIDLTE: String
+  customerIDContains: String
+  customerIDHasPrefix: String
+  customerIDHasSuffix: String
+  customerIDEqualFold: String
+  customerIDContainsFold: String
+  """
+  amount field predicates
+  """
+  amount: Int
+  amountNEQ: Int
+  amountIn: [Int!]
+  amountNotIn: [Int!]
+  amountGT: Int
+  amountGTE: Int
+  amountLT: Int
+  amountLTE: Int
+  """
+  currency field predicates
+  """
+  currency: InvoiceCurrency
+  currencyNEQ: InvoiceCurrency
+  currencyIn: [InvoiceCurrency!]
+  currencyNotIn: [InvoiceCurrency!]
+  """
+  status field predicates
+  """
+  status: InvoiceStatus
+  statusNEQ: InvoiceStatus
+  statusIn: [InvoiceStatus!]
+  statusNotIn: [InvoiceStatus!]
+  """
+  period_start field predicates
+  """
+  periodStart: Time
+  periodStartNEQ: Time
+  periodStartIn: [Time!]
+  periodStartNotIn: [Time!]
+  periodStartGT: Time
+  periodStartGTE: Time
+  periodStartLT: Time
+  periodStartLTE: Time
+  """
+  period_end field predicates
+  """
+  periodEnd: Time
+  periodEndNEQ: Time
+  periodEndIn: [Time!]
+  periodEndNotIn: [Time!]
+  periodEndGT: Time
+  periodEndGTE: Time
+  periodEndLT: Time
+  periodEndLTE: Time
+  """
+  due_at field predicates
+  """
+  dueAt: Time
+  dueAtNEQ: Time
+  dueAtIn: [Time!]
+  dueAtNotIn: [Time!]
+  dueAtGT: Time
+  dueAtGTE: Time
+  dueAtLT: Time
+  dueAtLTE: Time
+  """
+  test_clock_id field predicates
+  """
+  testClockID: String
+  testClockIDNEQ: String
+  testClockIDIn: [String!]
+  testClockIDNotIn: [String!]
+  testClockIDGT: String
+  testClockIDGTE: String
+  testClockIDLT: String
+  testClockIDLTE: String
+  testClockIDContains: String
+  testClockIDHasPrefix: String
+  testClockIDHasSuffix: String
+  testClockIDIsNil: Boolean
+  testClockIDNotNil: Boolean
+  testClockIDEqualFold: String
+  testClockIDContainsFold: String
+  """
+  attempt_count field predicates
+  """
+  attemptCount: Int
+  attemptCountNEQ: Int
+  attemptCountIn: [Int!]
+  attemptCountNotIn: [Int!]
+  attemptCountGT: Int
+  attemptCountGTE: Int
+  attemptCountLT: Int
+  attemptCountLTE: Int
+  """
+  claimed_until field predicates
+  """
+  claimedUntil: Time
+  claimedUntilNEQ: Time
+  claimedUntilIn: [Time!]
+  claimedUntilNotIn: [Time!]
+  claimedUntilGT: Time
+  claimedUntilGTE: Time
+  claimedUntilLT: Time
+  claimedUntilLTE: Time
+  claimedUntilIsNil: Boolean
+  claimedUntilNotNil: Boolean
+  """
+  payment_intent_id field predicates
+  """
+  paymentIntentID: String
+  paymentIntentIDNEQ: String
+  paymentIntentIDIn: [String!]
+  paymentIntentIDNotIn: [String!]
+  paymentIntentIDGT: String
+  paymentIntentIDGTE: String
+  paymentIntentIDLT: String
+  paymentIntentIDLTE: String
+  paymentIntentIDContains: String
+  paymentIntentIDHasPrefix: String
+  paymentIntentIDHasSuffix: String
+  paymentIntentIDIsNil: Boolean
+  paymentIntentIDNotNil: Boolean
+  paymentIntentIDEqualFold: String
+  paymentIntentIDContainsFold: String
+  """
+  payment_method_id field predicates
+  """
+  paymentMethodID: String
+  paymentMethodIDNEQ: String
+  paymentMethodIDIn: [String!]
+  paymentMethodIDNotIn: [String!]
+  paymentMethodIDGT: String
+  paymentMethodIDGTE: String
+  paymentMethodIDLT: String
+  paymentMethodIDLTE: String
+  paymentMethodIDContains: String
+  paymentMethodIDHasPrefix: String
+  paymentMethodIDHasSuffix: String
+  paymentMethodIDIsNil: Boolean
+  paymentMethodIDNotNil: Boolean
+  paymentMethodIDEqualFold: String
+  paymentMethodIDContainsFold: String
+  """
+  merchant_connector_id field predicates
+  """
+  merchantConnectorID: String
+  merchantConnectorIDNEQ: String
+  merchantConnectorIDIn: [String!]
+  merchantConnectorIDNotIn: [String!]
+  merchantConnectorIDGT: String
+  merchantConnectorIDGTE: String
+  merchantConnectorIDLT: String
+  merchantConnectorIDLTE: String
+  merchantConnectorIDContains: String
+  merchantConnectorIDHasPrefix: String
+  merchantConnectorIDHasSuffix: String
+  merchantConnectorIDIsNil: Boolean
+  merchantConnectorIDNotNil: Boolean
+  merchantConnectorIDEqualFold: String
+  merchantConnectorIDContainsFold: String
+  """
+  billing_processor_invoice_id field predicates
+  """
+  billingProcessorInvoiceID: String
+  billingProcessorInvoiceIDNEQ: String
+  billingProcessorInvoiceIDIn: [String!]
+  billingProcessorInvoiceIDNotIn: [String!]
+  billingProcessorInvoiceIDGT: String
+  billingProcessorInvoiceIDGTE: String
+  billingProcessorInvoiceIDLT: String
+  billingProcessorInvoiceIDLTE: String
+  billingProcessorInvoiceIDContains: String
+  billingProcessorInvoiceIDHasPrefix: String
+  billingProcessorInvoiceIDHasSuffix: String
+  billingProcessorInvoiceIDIsNil: Boolean
+  billingProcessorInvoiceIDNotNil: Boolean
+  billingProcessorInvoiceIDEqualFold: String
+  billingProcessorInvoiceIDContainsFold: String
+  """
+  paid_at field predicates
+  """
+  paidAt: Time
+  paidAtNEQ: Time
+  paidAtIn: [Time!]
+  paidAtNotIn: [Time!]
+  paidAtGT: Time
+  paidAtGTE: Time
+  paidAtLT: Time
+  paidAtLTE: Time
+  paidAtIsNil: Boolean
+  paidAtNotNil: Boolean
+  """
+  subscription edge predicates
+  """
+  hasSubscription: Boolean
+  hasSubscriptionWith: [BillingSubscriptionWhereInput!]
+}
+type ItemPrice implements Node {
+  id: ID!
+  merchantID: String!
+  createdAt: Time!
+  modifiedAt: Time!
+  itemID: ID!
+  amount: Int!
+  currency: ItemPriceCurrency!
+  interval: ItemPriceInterval!
+  intervalCount: Int!
+  trialPeriod: Int
+  trialPeriodUnit: ItemPriceTrialPeriodUnit
+  status: ItemPriceStatus!
+  item: SubscriptionItem!
+}
+"""
+A connection to a list of items.
+"""
+type ItemPriceConnection {
+  """
+  A list of edges.
+  """
+  edges: [ItemPriceEdge]
+  """
+  Information to aid in pagination.
+  """
+  pageInfo: PageInfo!
+  """
+  Identifies the total count of items in the connection.
+  """
+  totalCount: Int!
+}
+"""
+ItemPriceCurrency is enum for the field currency
+"""
+enum ItemPriceCurrency @goModel(model: "switchyard/ent/schema/schematype.Currency") {
+  AED
+  AFN
+  ALL
+  AMD
+  ANG
+  AOA
+  ARS
+  AUD
+  AWG
+  AZN
+  BAM
+  BBD
+  BDT
+  BGN
+  BHD
+  BIF
+  BMD
+  BND
+  BOB
+  BRL
+  BSD
+  BTN
+  BWP
+  BYN
+  BZD
+  CAD
+  CDF
+  CHF
+  CLF
+  CLP
+  CNY
+  COP
+  CRC
+  CUC
+  CUP
+  CVE
+  CZK
+  DJF
+  DKK
+  DOP
+  DZD
+  EGP
+  ERN
+  ETB
+  EUR
+  FJD
+  FKP
+  GBP
+  GEL
+  GHS
+  GIP
+  GMD
+  GNF
+  GTQ
+  GYD
+  HKD
+  HNL
+  HRK
+  HTG
+  HUF
+  IDR
+  ILS
+  INR
+  IQD
+  IRR
+  ISK
+  JMD
+  JOD
+  JPY
+  KES
+  KGS
+  KHR
+  KMF
+  KPW
+  KRW
+  KWD
+  KYD
+  KZT
+  LAK
+  LBP
+  LKR
+  LRD
+  LSL
+  LYD
+  MAD
+  MDL
+  MGA
+  MKD
+  MMK
+  MNT
+  MOP
+  MRU
+  MUR
+  MVR
+  MWK
+  MXN
+  MYR
+  MZN
+  NAD
+  NGN
+  NIO
+  NOK
+  NPR
+  NZD
+  OMR
+  PAB
+  PEN
+  PGK
+  PHP
+  PKR
+  PLN
+  PYG
+  QAR
+  RON
+  RSD
+  RUB
+  RWF
+  SAR
+  SBD
+  SCR
+  SDG
+  SEK
+  SGD
+  SHP
+  SLE
+  SLL
+  SOS
+  SRD
+  SSP
+  STD
+  STN
+  SVC
+  SYP
+  SZL
+  THB
+  TJS
+  TMT
+  TND
+  TOP
+  TRY
+  TTD
+  TWD
+  TZS
+  UAH
+  UGX
+  USD
+  UYU
+  UZS
+  VES
+  VND
+  VUV
+  WST
+  XAF
+  XCD
+  XOF
+  XPF
+  YER
+  ZAR
+  ZMW
+  ZWL
+}
+"""
+An edge in a connection.
+"""
+type ItemPriceEdge {
+  """
+  The item at the end of the edge.
+  """
+  node: ItemPrice
+  """
+  A cursor for use in pagination.
+  """
+  cursor: Cursor!
+}
+"""
+ItemPriceInterval is enum for the field interval
+"""
+enum ItemPriceInterval @goModel(model: "switchyard/ent/itemprice.Interval") {
+  Day
+  Week
+  Month
+  Year
+}
+"""
+Ordering options for ItemPrice connections
+"""
+input ItemPriceOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order ItemPrices.
+  """
+  field: ItemPriceOrderField!
+}
+"""
+Properties by which ItemPrice connections can be ordered.
+"""
+enum ItemPriceOrderField {
+  ID
+  MERCHANT_ID
+  CREATED_AT
+  MODIFIED_AT
+}
+"""
+ItemPriceStatus is enum for the field status
+"""
+enum ItemPriceStatus @goModel(model: "switchyard/ent/itemprice.Status") {
+  active
+  archived
+}
+"""
+ItemPriceTrialPeriodUnit is enum for the field trial_period_unit
+"""
+enum ItemPriceTrialPeriodUnit @goModel(model: "switchyard/ent/itemprice.TrialPeriodUnit") {
+  Day
+  Week
+  Month
+  Year
+}
+"""
+ItemPriceWhereInput is used for filtering ItemPrice objects.
+Input was generated by ent.
+"""
+input ItemPriceWhereInput {
+  not: ItemPriceWhereInput
+  and: [ItemPriceWhereInput!]
+  or: [ItemPriceWhereInput!]
+  """
+  id field predicates
+  """
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+  idEqualFold: ID
+  idContainsFold: ID
+  """
+  merchant_id field predicates
+  """
+  merchantID: String
+  merchantIDNEQ: String
+  merchantIDIn: [String!]
+  merchantIDNotIn: [String!]
+  merchantIDGT: String
+  merchantIDGTE: String
+  merchantIDLT: String
+  merchantIDLTE: String
+  merchantIDContains: String
+  merchantIDHasPrefix: String
+  merchantIDHasSuffix: String
+  merchantIDEqualFold: String
+  merchantIDContainsFold: String
+  """
+  created_at field predicates
+  """
+  createdAt: Time
+  createdAtNEQ: Time
+  createdAtIn: [Time!]
+  createdAtNotIn: [Time!]
+  createdAtGT: Time
+  createdAtGTE: Time
+  createdAtLT: Time
+  createdAtLTE: Time
+  """
+  modified_at field predicates
+  """
+  modifiedAt: Time
+  modifiedAtNEQ: Time
+  modifiedAtIn: [Time!]
+  modifiedAtNotIn: [Time!]
+  modifiedAtGT: Time
+  modifiedAtGTE: Time
+  modifiedAtLT: Time
+  modifiedAtLTE: Time
+  """
+  item_id field predicates
+  """
+  itemID: ID
+  itemIDNEQ: ID
+  itemIDIn: [ID!]
+  itemIDNotIn: [ID!]
+  itemIDGT: ID
+  itemIDGTE: ID
+  itemIDLT: ID
+  itemIDLTE: ID
+  itemIDContains: ID
+  itemIDHasPrefix: ID
+  itemIDHasSuffix: ID
+  itemIDEqualFold: ID
+  itemIDContainsFold: ID
+  """
+  amount field predicates
+  """
+  amount: Int
+  amountNEQ: Int
+  amountIn: [Int!]
+  amountNotIn: [Int!]
+  amountGT: Int
+  amountGTE: Int
+  amountLT: Int
+  amountLTE: Int
+  """
+  currency field predicates
+  """
+  currency: ItemPriceCurrency
+  currencyNEQ: ItemPriceCurrency
+  currencyIn: [ItemPriceCurrency!]
+  currencyNotIn: [ItemPriceCurrency!]
+  """
+  interval field predicates
+  """
+  interval: ItemPriceInterval
+  intervalNEQ: ItemPriceInterval
+  intervalIn: [ItemPriceInterval!]
+  intervalNotIn: [ItemPriceInterval!]
+  """
+  interval_count field predicates
+  """
+  intervalCount: Int
+  intervalCountNEQ: Int
+  intervalCountIn: [Int!]
+  intervalCountNotIn: [Int!]
+  intervalCountGT: Int
+  intervalCountGTE: Int
+  intervalCountLT: Int
+  intervalCountLTE: Int
+  """
+  trial_period field predicates
+  """
+  trialPeriod: Int
+  trialPeriodNEQ: Int
+  trialPeriodIn: [Int!]
+  trialPeriodNotIn: [Int!]
+  trialPeriodGT: Int
+  trialPeriodGTE: Int
+  trialPeriodLT: Int
+  trialPeriodLTE: Int
+  trialPeriodIsNil: Boolean
+  trialPeriodNotNil: Boolean
+  """
+  trial_period_unit field predicates
+  """
+  trialPeriodUnit: ItemPriceTrialPeriodUnit
+  trialPeriodUnitNEQ: ItemPriceTrialPeriodUnit
+  trialPeriodUnitIn: [ItemPriceTrialPeriodUnit!]
+  trialPeriodUnitNotIn: [ItemPriceTrialPeriodUnit!]
+  trialPeriodUnitIsNil: Boolean
+  trialPeriodUnitNotNil: Boolean
+  """
+  status field predicates
+  """
+  status: ItemPriceStatus
+  statusNEQ: ItemPriceStatus
+  statusIn: [ItemPriceStatus!]
+  statusNotIn: [ItemPriceStatus!]
+  """
+  item edge predicates
+  """
+  hasItem: Boolean
+  hasItemWith: [SubscriptionItemWhereInput!]
 }
 type Mandate implements Node {
   id: ID!
@@ -16347,6 +19333,410 @@ input RoutingAlgorithmWhereInput {
   transactionTypeIn: [RoutingAlgorithmTransactionType!]
   transactionTypeNotIn: [RoutingAlgorithmTransactionType!]
 }
+type SubscriptionItem implements Node {
+  id: ID!
+  merchantID: String!
+  createdAt: Time!
+  modifiedAt: Time!
+  itemType: SubscriptionItemItemType!
+  name: String!
+  description: String
+  productID: String
+  status: SubscriptionItemStatus!
+  metadata: Map
+  prices(
+    """
+    Returns the elements in the list that come after the specified cursor.
+    """
+    after: Cursor
+
+    """
+    Returns the first _n_ elements from the list.
+    """
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """
+    Returns the last _n_ elements from the list.
+    """
+    last: Int
+
+    """
+    Ordering options for ItemPrices returned from the connection.
+    """
+    orderBy: ItemPriceOrder
+
+    """
+    Filtering options for ItemPrices returned from the connection.
+    """
+    where: ItemPriceWhereInput
+  ): ItemPriceConnection!
+}
+"""
+A connection to a list of items.
+"""
+type SubscriptionItemConnection {
+  """
+  A list of edges.
+  """
+  edges: [SubscriptionItemEdge]
+  """
+  Information to aid in pagination.
+  """
+  pageInfo: PageInfo!
+  """
+  Identifies the total count of items in the connection.
+  """
+  totalCount: Int!
+}
+"""
+An edge in a connection.
+"""
+type SubscriptionItemEdge {
+  """
+  The item at the end of the edge.
+  """
+  node: SubscriptionItem
+  """
+  A cursor for use in pagination.
+  """
+  cursor: Cursor!
+}
+"""
+SubscriptionItemItemType is enum for the field item_type
+"""
+enum SubscriptionItemItemType @goModel(model: "switchyard/ent/subscriptionitem.ItemType") {
+  plan
+  addon
+}
+"""
+Ordering options for SubscriptionItem connections
+"""
+input SubscriptionItemOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order SubscriptionItems.
+  """
+  field: SubscriptionItemOrderField!
+}
+"""
+Properties by which SubscriptionItem connections can be ordered.
+"""
+enum SubscriptionItemOrderField {
+  ID
+  MERCHANT_ID
+  CREATED_AT
+  MODIFIED_AT
+}
+"""
+SubscriptionItemStatus is enum for the field status
+"""
+enum SubscriptionItemStatus @goModel(model: "switchyard/ent/subscriptionitem.Status") {
+  active
+  archived
+}
+"""
+SubscriptionItemWhereInput is used for filtering SubscriptionItem objects.
+Input was generated by ent.
+"""
+input SubscriptionItemWhereInput {
+  not: SubscriptionItemWhereInput
+  and: [SubscriptionItemWhereInput!]
+  or: [SubscriptionItemWhereInput!]
+  """
+  id field predicates
+  """
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+  idEqualFold: ID
+  idContainsFold: ID
+  """
+  merchant_id field predicates
+  """
+  merchantID: String
+  merchantIDNEQ: String
+  merchantIDIn: [String!]
+  merchantIDNotIn: [String!]
+  merchantIDGT: String
+  merchantIDGTE: String
+  merchantIDLT: String
+  merchantIDLTE: String
+  merchantIDContains: String
+  merchantIDHasPrefix: String
+  merchantIDHasSuffix: String
+  merchantIDEqualFold: String
+  merchantIDContainsFold: String
+  """
+  created_at field predicates
+  """
+  createdAt: Time
+  createdAtNEQ: Time
+  createdAtIn: [Time!]
+  createdAtNotIn: [Time!]
+  createdAtGT: Time
+  createdAtGTE: Time
+  createdAtLT: Time
+  createdAtLTE: Time
+  """
+  modified_at field predicates
+  """
+  modifiedAt: Time
+  modifiedAtNEQ: Time
+  modifiedAtIn: [Time!]
+  modifiedAtNotIn: [Time!]
+  modifiedAtGT: Time
+  modifiedAtGTE: Time
+  modifiedAtLT: Time
+  modifiedAtLTE: Time
+  """
+  item_type field predicates
+  """
+  itemType: SubscriptionItemItemType
+  itemTypeNEQ: SubscriptionItemItemType
+  itemTypeIn: [SubscriptionItemItemType!]
+  itemTypeNotIn: [SubscriptionItemItemType!]
+  """
+  name field predicates
+  """
+  name: String
+  nameNEQ: String
+  nameIn: [String!]
+  nameNotIn: [String!]
+  nameGT: String
+  nameGTE: String
+  nameLT: String
+  nameLTE: String
+  nameContains: String
+  nameHasPrefix: String
+  nameHasSuffix: String
+  nameEqualFold: String
+  nameContainsFold: String
+  """
+  description field predicates
+  """
+  description: String
+  descriptionNEQ: String
+  descriptionIn: [String!]
+  descriptionNotIn: [String!]
+  descriptionGT: String
+  descriptionGTE: String
+  descriptionLT: String
+  descriptionLTE: String
+  descriptionContains: String
+  descriptionHasPrefix: String
+  descriptionHasSuffix: String
+  descriptionIsNil: Boolean
+  descriptionNotNil: Boolean
+  descriptionEqualFold: String
+  descriptionContainsFold: String
+  """
+  product_id field predicates
+  """
+  productID: String
+  productIDNEQ: String
+  productIDIn: [String!]
+  productIDNotIn: [String!]
+  productIDGT: String
+  productIDGTE: String
+  productIDLT: String
+  productIDLTE: String
+  productIDContains: String
+  productIDHasPrefix: String
+  productIDHasSuffix: String
+  productIDIsNil: Boolean
+  productIDNotNil: Boolean
+  productIDEqualFold: String
+  productIDContainsFold: String
+  """
+  status field predicates
+  """
+  status: SubscriptionItemStatus
+  statusNEQ: SubscriptionItemStatus
+  statusIn: [SubscriptionItemStatus!]
+  statusNotIn: [SubscriptionItemStatus!]
+  """
+  prices edge predicates
+  """
+  hasPrices: Boolean
+  hasPricesWith: [ItemPriceWhereInput!]
+}
+type TestClock implements Node {
+  id: ID!
+  merchantID: String!
+  createdAt: Time!
+  modifiedAt: Time!
+  name: String
+  frozenTime: Time!
+  status: TestClockStatus!
+}
+"""
+A connection to a list of items.
+"""
+type TestClockConnection {
+  """
+  A list of edges.
+  """
+  edges: [TestClockEdge]
+  """
+  Information to aid in pagination.
+  """
+  pageInfo: PageInfo!
+  """
+  Identifies the total count of items in the connection.
+  """
+  totalCount: Int!
+}
+"""
+An edge in a connection.
+"""
+type TestClockEdge {
+  """
+  The item at the end of the edge.
+  """
+  node: TestClock
+  """
+  A cursor for use in pagination.
+  """
+  cursor: Cursor!
+}
+"""
+Ordering options for TestClock connections
+"""
+input TestClockOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order TestClocks.
+  """
+  field: TestClockOrderField!
+}
+"""
+Properties by which TestClock connections can be ordered.
+"""
+enum TestClockOrderField {
+  ID
+  MERCHANT_ID
+  CREATED_AT
+  MODIFIED_AT
+}
+"""
+TestClockStatus is enum for the field status
+"""
+enum TestClockStatus @goModel(model: "switchyard/ent/testclock.Status") {
+  ready
+  advancing
+}
+"""
+TestClockWhereInput is used for filtering TestClock objects.
+Input was generated by ent.
+"""
+input TestClockWhereInput {
+  not: TestClockWhereInput
+  and: [TestClockWhereInput!]
+  or: [TestClockWhereInput!]
+  """
+  id field predicates
+  """
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+  idEqualFold: ID
+  idContainsFold: ID
+  """
+  merchant_id field predicates
+  """
+  merchantID: String
+  merchantIDNEQ: String
+  merchantIDIn: [String!]
+  merchantIDNotIn: [String!]
+  merchantIDGT: String
+  merchantIDGTE: String
+  merchantIDLT: String
+  merchantIDLTE: String
+  merchantIDContains: String
+  merchantIDHasPrefix: String
+  merchantIDHasSuffix: String
+  merchantIDEqualFold: String
+  merchantIDContainsFold: String
+  """
+  created_at field predicates
+  """
+  createdAt: Time
+  createdAtNEQ: Time
+  createdAtIn: [Time!]
+  createdAtNotIn: [Time!]
+  createdAtGT: Time
+  createdAtGTE: Time
+  createdAtLT: Time
+  createdAtLTE: Time
+  """
+  modified_at field predicates
+  """
+  modifiedAt: Time
+  modifiedAtNEQ: Time
+  modifiedAtIn: [Time!]
+  modifiedAtNotIn: [Time!]
+  modifiedAtGT: Time
+  modifiedAtGTE: Time
+  modifiedAtLT: Time
+  modifiedAtLTE: Time
+  """
+  name field predicates
+  """
+  name: String
+  nameNEQ: String
+  nameIn: [String!]
+  nameNotIn: [String!]
+  nameGT: String
+  nameGTE: String
+  nameLT: String
+  nameLTE: String
+  nameContains: String
+  nameHasPrefix: String
+  nameHasSuffix: String
+  nameIsNil: Boolean
+  nameNotNil: Boolean
+  nameEqualFold: String
+  nameContainsFold: String
+  """
+  frozen_time field predicates
+  """
+  frozenTime: Time
+  frozenTimeNEQ: Time
+  frozenTimeIn: [Time!]
+  frozenTimeNotIn: [Time!]
+  frozenTimeGT: Time
+  frozenTimeGTE: Time
+  frozenTimeLT: Time
+  frozenTimeLTE: Time
+  """
+  status field predicates
+  """
+  status: TestClockStatus
+  statusNEQ: TestClockStatus
+  statusIn: [TestClockStatus!]
+  statusNotIn: [TestClockStatus!]
+}
 `, BuiltIn: false},
 	{Name: "../inputs.graphql", Input: `# The mutations' inputs (hand-written, beside schema.graphql): each mirrors
 # the REST request of its operation, its members in camelCase.
@@ -18245,6 +21635,86 @@ func (ec *executionContext) childFields_AuditEntryEdge(ctx context.Context, fiel
 	return nil, fmt.Errorf("no field named %q was found under type AuditEntryEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_BillingSubscription(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_BillingSubscription_id(ctx, field)
+	case "merchantID":
+		return ec.fieldContext_BillingSubscription_merchantID(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_BillingSubscription_createdAt(ctx, field)
+	case "modifiedAt":
+		return ec.fieldContext_BillingSubscription_modifiedAt(ctx, field)
+	case "profileID":
+		return ec.fieldContext_BillingSubscription_profileID(ctx, field)
+	case "customerID":
+		return ec.fieldContext_BillingSubscription_customerID(ctx, field)
+	case "merchantReferenceID":
+		return ec.fieldContext_BillingSubscription_merchantReferenceID(ctx, field)
+	case "status":
+		return ec.fieldContext_BillingSubscription_status(ctx, field)
+	case "planID":
+		return ec.fieldContext_BillingSubscription_planID(ctx, field)
+	case "itemPriceID":
+		return ec.fieldContext_BillingSubscription_itemPriceID(ctx, field)
+	case "couponCode":
+		return ec.fieldContext_BillingSubscription_couponCode(ctx, field)
+	case "couponPeriodsUsed":
+		return ec.fieldContext_BillingSubscription_couponPeriodsUsed(ctx, field)
+	case "billing":
+		return ec.fieldContext_BillingSubscription_billing(ctx, field)
+	case "shipping":
+		return ec.fieldContext_BillingSubscription_shipping(ctx, field)
+	case "returnURL":
+		return ec.fieldContext_BillingSubscription_returnURL(ctx, field)
+	case "paymentMethodID":
+		return ec.fieldContext_BillingSubscription_paymentMethodID(ctx, field)
+	case "mandateID":
+		return ec.fieldContext_BillingSubscription_mandateID(ctx, field)
+	case "merchantConnectorID":
+		return ec.fieldContext_BillingSubscription_merchantConnectorID(ctx, field)
+	case "testClockID":
+		return ec.fieldContext_BillingSubscription_testClockID(ctx, field)
+	case "trialEnd":
+		return ec.fieldContext_BillingSubscription_trialEnd(ctx, field)
+	case "currentPeriodStart":
+		return ec.fieldContext_BillingSubscription_currentPeriodStart(ctx, field)
+	case "currentPeriodEnd":
+		return ec.fieldContext_BillingSubscription_currentPeriodEnd(ctx, field)
+	case "nextBillingAt":
+		return ec.fieldContext_BillingSubscription_nextBillingAt(ctx, field)
+	case "cancelAtPeriodEnd":
+		return ec.fieldContext_BillingSubscription_cancelAtPeriodEnd(ctx, field)
+	case "cancelAt":
+		return ec.fieldContext_BillingSubscription_cancelAt(ctx, field)
+	case "cancelledAt":
+		return ec.fieldContext_BillingSubscription_cancelledAt(ctx, field)
+	case "cancelReasonCode":
+		return ec.fieldContext_BillingSubscription_cancelReasonCode(ctx, field)
+	case "pauseAt":
+		return ec.fieldContext_BillingSubscription_pauseAt(ctx, field)
+	case "pausedAt":
+		return ec.fieldContext_BillingSubscription_pausedAt(ctx, field)
+	case "resumeAt":
+		return ec.fieldContext_BillingSubscription_resumeAt(ctx, field)
+	case "metadata":
+		return ec.fieldContext_BillingSubscription_metadata(ctx, field)
+	case "invoices":
+		return ec.fieldContext_BillingSubscription_invoices(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BillingSubscription", field.Name)
+}
+
+func (ec *executionContext) childFields_BillingSubscriptionEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_BillingSubscriptionEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_BillingSubscriptionEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type BillingSubscriptionEdge", field.Name)
+}
+
 func (ec *executionContext) childFields_Capture(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -18337,6 +21807,50 @@ func (ec *executionContext) childFields_ConnectorSuccessRatePoint(ctx context.Co
 		return ec.fieldContext_ConnectorSuccessRatePoint_successRate(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ConnectorSuccessRatePoint", field.Name)
+}
+
+func (ec *executionContext) childFields_Coupon(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Coupon_id(ctx, field)
+	case "merchantID":
+		return ec.fieldContext_Coupon_merchantID(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Coupon_createdAt(ctx, field)
+	case "modifiedAt":
+		return ec.fieldContext_Coupon_modifiedAt(ctx, field)
+	case "code":
+		return ec.fieldContext_Coupon_code(ctx, field)
+	case "name":
+		return ec.fieldContext_Coupon_name(ctx, field)
+	case "discountType":
+		return ec.fieldContext_Coupon_discountType(ctx, field)
+	case "percentOffBps":
+		return ec.fieldContext_Coupon_percentOffBps(ctx, field)
+	case "amountOff":
+		return ec.fieldContext_Coupon_amountOff(ctx, field)
+	case "currency":
+		return ec.fieldContext_Coupon_currency(ctx, field)
+	case "duration":
+		return ec.fieldContext_Coupon_duration(ctx, field)
+	case "durationPeriods":
+		return ec.fieldContext_Coupon_durationPeriods(ctx, field)
+	case "validTill":
+		return ec.fieldContext_Coupon_validTill(ctx, field)
+	case "status":
+		return ec.fieldContext_Coupon_status(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Coupon", field.Name)
+}
+
+func (ec *executionContext) childFields_CouponEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_CouponEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_CouponEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CouponEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_CreateApiKeyPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -18799,6 +22313,136 @@ func (ec *executionContext) childFields_InvitationPayload(ctx context.Context, f
 		return ec.fieldContext_InvitationPayload_emailed(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type InvitationPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_Invoice(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Invoice_id(ctx, field)
+	case "merchantID":
+		return ec.fieldContext_Invoice_merchantID(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Invoice_createdAt(ctx, field)
+	case "modifiedAt":
+		return ec.fieldContext_Invoice_modifiedAt(ctx, field)
+	case "errorCode":
+		return ec.fieldContext_Invoice_errorCode(ctx, field)
+	case "errorMessage":
+		return ec.fieldContext_Invoice_errorMessage(ctx, field)
+	case "subscriptionID":
+		return ec.fieldContext_Invoice_subscriptionID(ctx, field)
+	case "profileID":
+		return ec.fieldContext_Invoice_profileID(ctx, field)
+	case "customerID":
+		return ec.fieldContext_Invoice_customerID(ctx, field)
+	case "amount":
+		return ec.fieldContext_Invoice_amount(ctx, field)
+	case "currency":
+		return ec.fieldContext_Invoice_currency(ctx, field)
+	case "status":
+		return ec.fieldContext_Invoice_status(ctx, field)
+	case "periodStart":
+		return ec.fieldContext_Invoice_periodStart(ctx, field)
+	case "periodEnd":
+		return ec.fieldContext_Invoice_periodEnd(ctx, field)
+	case "dueAt":
+		return ec.fieldContext_Invoice_dueAt(ctx, field)
+	case "testClockID":
+		return ec.fieldContext_Invoice_testClockID(ctx, field)
+	case "attemptCount":
+		return ec.fieldContext_Invoice_attemptCount(ctx, field)
+	case "claimedUntil":
+		return ec.fieldContext_Invoice_claimedUntil(ctx, field)
+	case "paymentIntentID":
+		return ec.fieldContext_Invoice_paymentIntentID(ctx, field)
+	case "paymentMethodID":
+		return ec.fieldContext_Invoice_paymentMethodID(ctx, field)
+	case "merchantConnectorID":
+		return ec.fieldContext_Invoice_merchantConnectorID(ctx, field)
+	case "billingProcessorInvoiceID":
+		return ec.fieldContext_Invoice_billingProcessorInvoiceID(ctx, field)
+	case "paidAt":
+		return ec.fieldContext_Invoice_paidAt(ctx, field)
+	case "subscription":
+		return ec.fieldContext_Invoice_subscription(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Invoice", field.Name)
+}
+
+func (ec *executionContext) childFields_InvoiceConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_InvoiceConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_InvoiceConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_InvoiceConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InvoiceConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_InvoiceEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_InvoiceEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_InvoiceEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InvoiceEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_ItemPrice(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_ItemPrice_id(ctx, field)
+	case "merchantID":
+		return ec.fieldContext_ItemPrice_merchantID(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_ItemPrice_createdAt(ctx, field)
+	case "modifiedAt":
+		return ec.fieldContext_ItemPrice_modifiedAt(ctx, field)
+	case "itemID":
+		return ec.fieldContext_ItemPrice_itemID(ctx, field)
+	case "amount":
+		return ec.fieldContext_ItemPrice_amount(ctx, field)
+	case "currency":
+		return ec.fieldContext_ItemPrice_currency(ctx, field)
+	case "interval":
+		return ec.fieldContext_ItemPrice_interval(ctx, field)
+	case "intervalCount":
+		return ec.fieldContext_ItemPrice_intervalCount(ctx, field)
+	case "trialPeriod":
+		return ec.fieldContext_ItemPrice_trialPeriod(ctx, field)
+	case "trialPeriodUnit":
+		return ec.fieldContext_ItemPrice_trialPeriodUnit(ctx, field)
+	case "status":
+		return ec.fieldContext_ItemPrice_status(ctx, field)
+	case "item":
+		return ec.fieldContext_ItemPrice_item(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ItemPrice", field.Name)
+}
+
+func (ec *executionContext) childFields_ItemPriceConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_ItemPriceConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_ItemPriceConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_ItemPriceConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ItemPriceConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_ItemPriceEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_ItemPriceEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_ItemPriceEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ItemPriceEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_Mandate(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -20051,6 +23695,74 @@ func (ec *executionContext) childFields_SignUpPayload(ctx context.Context, field
 	return nil, fmt.Errorf("no field named %q was found under type SignUpPayload", field.Name)
 }
 
+func (ec *executionContext) childFields_SubscriptionItem(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SubscriptionItem_id(ctx, field)
+	case "merchantID":
+		return ec.fieldContext_SubscriptionItem_merchantID(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_SubscriptionItem_createdAt(ctx, field)
+	case "modifiedAt":
+		return ec.fieldContext_SubscriptionItem_modifiedAt(ctx, field)
+	case "itemType":
+		return ec.fieldContext_SubscriptionItem_itemType(ctx, field)
+	case "name":
+		return ec.fieldContext_SubscriptionItem_name(ctx, field)
+	case "description":
+		return ec.fieldContext_SubscriptionItem_description(ctx, field)
+	case "productID":
+		return ec.fieldContext_SubscriptionItem_productID(ctx, field)
+	case "status":
+		return ec.fieldContext_SubscriptionItem_status(ctx, field)
+	case "metadata":
+		return ec.fieldContext_SubscriptionItem_metadata(ctx, field)
+	case "prices":
+		return ec.fieldContext_SubscriptionItem_prices(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SubscriptionItem", field.Name)
+}
+
+func (ec *executionContext) childFields_SubscriptionItemEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_SubscriptionItemEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_SubscriptionItemEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SubscriptionItemEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_TestClock(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_TestClock_id(ctx, field)
+	case "merchantID":
+		return ec.fieldContext_TestClock_merchantID(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_TestClock_createdAt(ctx, field)
+	case "modifiedAt":
+		return ec.fieldContext_TestClock_modifiedAt(ctx, field)
+	case "name":
+		return ec.fieldContext_TestClock_name(ctx, field)
+	case "frozenTime":
+		return ec.fieldContext_TestClock_frozenTime(ctx, field)
+	case "status":
+		return ec.fieldContext_TestClock_status(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TestClock", field.Name)
+}
+
+func (ec *executionContext) childFields_TestClockEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_TestClockEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_TestClockEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TestClockEdge", field.Name)
+}
+
 func (ec *executionContext) childFields_User(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -20236,6 +23948,60 @@ func (ec *executionContext) dir_hasRole_args(ctx context.Context, rawArgs map[st
 		return nil, err
 	}
 	args["keys"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_BillingSubscription_invoices_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[string], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[string], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) (*ent.InvoiceOrder, error) {
+			return ec.unmarshalOInvoiceOrder2ᚖswitchyardᚋentᚐInvoiceOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.InvoiceWhereInput, error) {
+			return ec.unmarshalOInvoiceWhereInput2ᚖswitchyardᚋentᚐInvoiceWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
 	return args, nil
 }
 
@@ -22777,6 +26543,60 @@ func (ec *executionContext) field_Query_routingEvaluate_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_SubscriptionItem_prices_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[string], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[string], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) (*ent.ItemPriceOrder, error) {
+			return ec.unmarshalOItemPriceOrder2ᚖswitchyardᚋentᚐItemPriceOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.ItemPriceWhereInput, error) {
+			return ec.unmarshalOItemPriceWhereInput2ᚖswitchyardᚋentᚐItemPriceWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
+	return args, nil
+}
+
 func (ec *executionContext) field_Subscription_paymentUpdated_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -23659,6 +27479,905 @@ func (ec *executionContext) fieldContext_AuditEntryEdge_cursor(_ context.Context
 	return graphql.NewScalarFieldContext("AuditEntryEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
 }
 
+func (ec *executionContext) _BillingSubscription_id(ctx context.Context, field graphql.CollectedField, obj *ent.BillingSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscription_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_merchantID(ctx context.Context, field graphql.CollectedField, obj *ent.BillingSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscription_merchantID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MerchantID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_merchantID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.BillingSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscription_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_modifiedAt(ctx context.Context, field graphql.CollectedField, obj *ent.BillingSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscription_modifiedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ModifiedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_modifiedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_profileID(ctx context.Context, field graphql.CollectedField, obj *ent.BillingSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscription_profileID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProfileID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_profileID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_customerID(ctx context.Context, field graphql.CollectedField, obj *ent.BillingSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscription_customerID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CustomerID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_customerID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_merchantReferenceID(ctx context.Context, field graphql.CollectedField, obj *ent.BillingSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscription_merchantReferenceID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MerchantReferenceID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_merchantReferenceID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_status(ctx context.Context, field graphql.CollectedField, obj *ent.BillingSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscription_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v billingsubscription.Status) graphql.Marshaler {
+			return ec.marshalNBillingSubscriptionStatus2switchyardᚋentᚋbillingsubscriptionᚐStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type BillingSubscriptionStatus does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_planID(ctx context.Context, field graphql.CollectedField, obj *ent.BillingSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscription_planID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PlanID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_planID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_itemPriceID(ctx context.Context, field graphql.CollectedField, obj *ent.BillingSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscription_itemPriceID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ItemPriceID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_itemPriceID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_couponCode(ctx context.Context, field graphql.CollectedField, obj *ent.BillingSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscription_couponCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CouponCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_couponCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_couponPeriodsUsed(ctx context.Context, field graphql.CollectedField, obj *ent.BillingSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscription_couponPeriodsUsed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CouponPeriodsUsed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_couponPeriodsUsed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_billing(ctx context.Context, field graphql.CollectedField, obj *ent.BillingSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscription_billing(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Billing, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalOMap2map(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_billing(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_shipping(ctx context.Context, field graphql.CollectedField, obj *ent.BillingSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscription_shipping(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Shipping, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalOMap2map(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_shipping(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_returnURL(ctx context.Context, field graphql.CollectedField, obj *ent.BillingSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscription_returnURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ReturnURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_returnURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_paymentMethodID(ctx context.Context, field graphql.CollectedField, obj *ent.BillingSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscription_paymentMethodID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaymentMethodID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_paymentMethodID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_mandateID(ctx context.Context, field graphql.CollectedField, obj *ent.BillingSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscription_mandateID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MandateID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_mandateID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_merchantConnectorID(ctx context.Context, field graphql.CollectedField, obj *ent.BillingSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscription_merchantConnectorID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MerchantConnectorID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_merchantConnectorID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_testClockID(ctx context.Context, field graphql.CollectedField, obj *ent.BillingSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscription_testClockID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TestClockID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_testClockID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_trialEnd(ctx context.Context, field graphql.CollectedField, obj *ent.BillingSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscription_trialEnd(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TrialEnd, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_trialEnd(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_currentPeriodStart(ctx context.Context, field graphql.CollectedField, obj *ent.BillingSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscription_currentPeriodStart(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CurrentPeriodStart, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_currentPeriodStart(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_currentPeriodEnd(ctx context.Context, field graphql.CollectedField, obj *ent.BillingSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscription_currentPeriodEnd(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CurrentPeriodEnd, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_currentPeriodEnd(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_nextBillingAt(ctx context.Context, field graphql.CollectedField, obj *ent.BillingSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscription_nextBillingAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NextBillingAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_nextBillingAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_cancelAtPeriodEnd(ctx context.Context, field graphql.CollectedField, obj *ent.BillingSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscription_cancelAtPeriodEnd(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CancelAtPeriodEnd, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_cancelAtPeriodEnd(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_cancelAt(ctx context.Context, field graphql.CollectedField, obj *ent.BillingSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscription_cancelAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CancelAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_cancelAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_cancelledAt(ctx context.Context, field graphql.CollectedField, obj *ent.BillingSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscription_cancelledAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CancelledAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_cancelledAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_cancelReasonCode(ctx context.Context, field graphql.CollectedField, obj *ent.BillingSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscription_cancelReasonCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CancelReasonCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_cancelReasonCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_pauseAt(ctx context.Context, field graphql.CollectedField, obj *ent.BillingSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscription_pauseAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PauseAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_pauseAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_pausedAt(ctx context.Context, field graphql.CollectedField, obj *ent.BillingSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscription_pausedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PausedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_pausedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_resumeAt(ctx context.Context, field graphql.CollectedField, obj *ent.BillingSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscription_resumeAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ResumeAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_resumeAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_metadata(ctx context.Context, field graphql.CollectedField, obj *ent.BillingSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscription_metadata(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Metadata, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalOMap2map(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_metadata(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscription", field, false, false, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscription_invoices(ctx context.Context, field graphql.CollectedField, obj *ent.BillingSubscription) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscription_invoices(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return obj.Invoices(ctx, fc.Args["after"].(*entgql.Cursor[string]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[string]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.InvoiceOrder), fc.Args["where"].(*ent.InvoiceWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.InvoiceConnection) graphql.Marshaler {
+			return ec.marshalNInvoiceConnection2ᚖswitchyardᚋentᚐInvoiceConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscription_invoices(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BillingSubscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvoiceConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_BillingSubscription_invoices_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _BillingSubscriptionConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.BillingSubscriptionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscriptionConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.BillingSubscriptionEdge) graphql.Marshaler {
+			return ec.marshalOBillingSubscriptionEdge2ᚕᚖswitchyardᚋentᚐBillingSubscriptionEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscriptionConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BillingSubscriptionConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BillingSubscriptionEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _BillingSubscriptionConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.BillingSubscriptionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscriptionConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[string]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscriptionConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BillingSubscriptionConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _BillingSubscriptionConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.BillingSubscriptionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscriptionConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscriptionConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscriptionConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _BillingSubscriptionEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.BillingSubscriptionEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscriptionEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.BillingSubscription) graphql.Marshaler {
+			return ec.marshalOBillingSubscription2ᚖswitchyardᚋentᚐBillingSubscription(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscriptionEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "BillingSubscriptionEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BillingSubscription(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _BillingSubscriptionEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.BillingSubscriptionEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_BillingSubscriptionEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[string]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_BillingSubscriptionEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("BillingSubscriptionEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
 func (ec *executionContext) _Capture_id(ctx context.Context, field graphql.CollectedField, obj *ent.Capture) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -24480,6 +29199,470 @@ func (ec *executionContext) _ConnectorSuccessRatePoint_successRate(ctx context.C
 }
 func (ec *executionContext) fieldContext_ConnectorSuccessRatePoint_successRate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ConnectorSuccessRatePoint", field, true, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _Coupon_id(ctx context.Context, field graphql.CollectedField, obj *ent.Coupon) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Coupon_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Coupon_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Coupon", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Coupon_merchantID(ctx context.Context, field graphql.CollectedField, obj *ent.Coupon) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Coupon_merchantID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MerchantID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Coupon_merchantID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Coupon", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Coupon_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Coupon) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Coupon_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Coupon_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Coupon", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Coupon_modifiedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Coupon) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Coupon_modifiedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ModifiedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Coupon_modifiedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Coupon", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Coupon_code(ctx context.Context, field graphql.CollectedField, obj *ent.Coupon) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Coupon_code(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Code, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Coupon_code(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Coupon", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Coupon_name(ctx context.Context, field graphql.CollectedField, obj *ent.Coupon) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Coupon_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Coupon_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Coupon", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Coupon_discountType(ctx context.Context, field graphql.CollectedField, obj *ent.Coupon) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Coupon_discountType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DiscountType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v coupon.DiscountType) graphql.Marshaler {
+			return ec.marshalNCouponDiscountType2switchyardᚋentᚋcouponᚐDiscountType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Coupon_discountType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Coupon", field, false, false, errors.New("field of type CouponDiscountType does not have child fields"))
+}
+
+func (ec *executionContext) _Coupon_percentOffBps(ctx context.Context, field graphql.CollectedField, obj *ent.Coupon) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Coupon_percentOffBps(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PercentOffBps, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Coupon_percentOffBps(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Coupon", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Coupon_amountOff(ctx context.Context, field graphql.CollectedField, obj *ent.Coupon) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Coupon_amountOff(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AmountOff, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Coupon_amountOff(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Coupon", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Coupon_currency(ctx context.Context, field graphql.CollectedField, obj *ent.Coupon) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Coupon_currency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Currency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *schematype.Currency) graphql.Marshaler {
+			return ec.marshalOCouponCurrency2ᚖswitchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Coupon_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Coupon", field, false, false, errors.New("field of type CouponCurrency does not have child fields"))
+}
+
+func (ec *executionContext) _Coupon_duration(ctx context.Context, field graphql.CollectedField, obj *ent.Coupon) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Coupon_duration(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Duration, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v coupon.Duration) graphql.Marshaler {
+			return ec.marshalNCouponDuration2switchyardᚋentᚋcouponᚐDuration(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Coupon_duration(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Coupon", field, false, false, errors.New("field of type CouponDuration does not have child fields"))
+}
+
+func (ec *executionContext) _Coupon_durationPeriods(ctx context.Context, field graphql.CollectedField, obj *ent.Coupon) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Coupon_durationPeriods(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DurationPeriods, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Coupon_durationPeriods(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Coupon", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Coupon_validTill(ctx context.Context, field graphql.CollectedField, obj *ent.Coupon) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Coupon_validTill(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ValidTill, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Coupon_validTill(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Coupon", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Coupon_status(ctx context.Context, field graphql.CollectedField, obj *ent.Coupon) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Coupon_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v coupon.Status) graphql.Marshaler {
+			return ec.marshalNCouponStatus2switchyardᚋentᚋcouponᚐStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Coupon_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Coupon", field, false, false, errors.New("field of type CouponStatus does not have child fields"))
+}
+
+func (ec *executionContext) _CouponConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.CouponConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CouponConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.CouponEdge) graphql.Marshaler {
+			return ec.marshalOCouponEdge2ᚕᚖswitchyardᚋentᚐCouponEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CouponConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CouponConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CouponEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CouponConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.CouponConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CouponConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[string]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CouponConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CouponConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CouponConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.CouponConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CouponConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CouponConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CouponConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _CouponEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.CouponEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CouponEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Coupon) graphql.Marshaler {
+			return ec.marshalOCoupon2ᚖswitchyardᚋentᚐCoupon(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CouponEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CouponEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Coupon(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CouponEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.CouponEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CouponEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[string]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CouponEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CouponEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
 }
 
 func (ec *executionContext) _CreateApiKeyPayload_apiKey(ctx context.Context, field graphql.CollectedField, obj *model.CreateAPIKeyPayload) (ret graphql.Marshaler) {
@@ -28353,6 +33536,1159 @@ func (ec *executionContext) _InvitationPayload_emailed(ctx context.Context, fiel
 }
 func (ec *executionContext) fieldContext_InvitationPayload_emailed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("InvitationPayload", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Invoice_id(ctx context.Context, field graphql.CollectedField, obj *ent.Invoice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invoice_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Invoice_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invoice", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Invoice_merchantID(ctx context.Context, field graphql.CollectedField, obj *ent.Invoice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invoice_merchantID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MerchantID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Invoice_merchantID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Invoice_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Invoice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invoice_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Invoice_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invoice", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Invoice_modifiedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Invoice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invoice_modifiedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ModifiedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Invoice_modifiedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invoice", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Invoice_errorCode(ctx context.Context, field graphql.CollectedField, obj *ent.Invoice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invoice_errorCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ErrorCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Invoice_errorCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Invoice_errorMessage(ctx context.Context, field graphql.CollectedField, obj *ent.Invoice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invoice_errorMessage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ErrorMessage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Invoice_errorMessage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Invoice_subscriptionID(ctx context.Context, field graphql.CollectedField, obj *ent.Invoice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invoice_subscriptionID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SubscriptionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Invoice_subscriptionID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invoice", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Invoice_profileID(ctx context.Context, field graphql.CollectedField, obj *ent.Invoice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invoice_profileID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProfileID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Invoice_profileID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Invoice_customerID(ctx context.Context, field graphql.CollectedField, obj *ent.Invoice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invoice_customerID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CustomerID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Invoice_customerID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Invoice_amount(ctx context.Context, field graphql.CollectedField, obj *ent.Invoice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invoice_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Invoice_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invoice", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Invoice_currency(ctx context.Context, field graphql.CollectedField, obj *ent.Invoice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invoice_currency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Currency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v schematype.Currency) graphql.Marshaler {
+			return ec.marshalNInvoiceCurrency2switchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Invoice_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invoice", field, false, false, errors.New("field of type InvoiceCurrency does not have child fields"))
+}
+
+func (ec *executionContext) _Invoice_status(ctx context.Context, field graphql.CollectedField, obj *ent.Invoice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invoice_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v invoice.Status) graphql.Marshaler {
+			return ec.marshalNInvoiceStatus2switchyardᚋentᚋinvoiceᚐStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Invoice_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invoice", field, false, false, errors.New("field of type InvoiceStatus does not have child fields"))
+}
+
+func (ec *executionContext) _Invoice_periodStart(ctx context.Context, field graphql.CollectedField, obj *ent.Invoice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invoice_periodStart(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PeriodStart, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Invoice_periodStart(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invoice", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Invoice_periodEnd(ctx context.Context, field graphql.CollectedField, obj *ent.Invoice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invoice_periodEnd(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PeriodEnd, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Invoice_periodEnd(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invoice", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Invoice_dueAt(ctx context.Context, field graphql.CollectedField, obj *ent.Invoice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invoice_dueAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DueAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Invoice_dueAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invoice", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Invoice_testClockID(ctx context.Context, field graphql.CollectedField, obj *ent.Invoice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invoice_testClockID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TestClockID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Invoice_testClockID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Invoice_attemptCount(ctx context.Context, field graphql.CollectedField, obj *ent.Invoice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invoice_attemptCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AttemptCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Invoice_attemptCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invoice", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Invoice_claimedUntil(ctx context.Context, field graphql.CollectedField, obj *ent.Invoice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invoice_claimedUntil(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClaimedUntil, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Invoice_claimedUntil(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invoice", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Invoice_paymentIntentID(ctx context.Context, field graphql.CollectedField, obj *ent.Invoice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invoice_paymentIntentID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaymentIntentID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Invoice_paymentIntentID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Invoice_paymentMethodID(ctx context.Context, field graphql.CollectedField, obj *ent.Invoice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invoice_paymentMethodID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaymentMethodID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Invoice_paymentMethodID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Invoice_merchantConnectorID(ctx context.Context, field graphql.CollectedField, obj *ent.Invoice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invoice_merchantConnectorID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MerchantConnectorID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Invoice_merchantConnectorID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Invoice_billingProcessorInvoiceID(ctx context.Context, field graphql.CollectedField, obj *ent.Invoice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invoice_billingProcessorInvoiceID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BillingProcessorInvoiceID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Invoice_billingProcessorInvoiceID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Invoice_paidAt(ctx context.Context, field graphql.CollectedField, obj *ent.Invoice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invoice_paidAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PaidAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Invoice_paidAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invoice", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Invoice_subscription(ctx context.Context, field graphql.CollectedField, obj *ent.Invoice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invoice_subscription(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Subscription(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.BillingSubscription) graphql.Marshaler {
+			return ec.marshalNBillingSubscription2ᚖswitchyardᚋentᚐBillingSubscription(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Invoice_subscription(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Invoice",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_BillingSubscription(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InvoiceConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.InvoiceConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.InvoiceEdge) graphql.Marshaler {
+			return ec.marshalOInvoiceEdge2ᚕᚖswitchyardᚋentᚐInvoiceEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InvoiceConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvoiceEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InvoiceConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.InvoiceConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[string]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InvoiceConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InvoiceConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.InvoiceConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _InvoiceEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.InvoiceEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Invoice) graphql.Marshaler {
+			return ec.marshalOInvoice2ᚖswitchyardᚋentᚐInvoice(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InvoiceEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Invoice(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InvoiceEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.InvoiceEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvoiceEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[string]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvoiceEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvoiceEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _ItemPrice_id(ctx context.Context, field graphql.CollectedField, obj *ent.ItemPrice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ItemPrice_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ItemPrice_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ItemPrice", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _ItemPrice_merchantID(ctx context.Context, field graphql.CollectedField, obj *ent.ItemPrice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ItemPrice_merchantID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MerchantID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ItemPrice_merchantID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ItemPrice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ItemPrice_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.ItemPrice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ItemPrice_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ItemPrice_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ItemPrice", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ItemPrice_modifiedAt(ctx context.Context, field graphql.CollectedField, obj *ent.ItemPrice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ItemPrice_modifiedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ModifiedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ItemPrice_modifiedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ItemPrice", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ItemPrice_itemID(ctx context.Context, field graphql.CollectedField, obj *ent.ItemPrice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ItemPrice_itemID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ItemID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ItemPrice_itemID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ItemPrice", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _ItemPrice_amount(ctx context.Context, field graphql.CollectedField, obj *ent.ItemPrice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ItemPrice_amount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Amount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ItemPrice_amount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ItemPrice", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ItemPrice_currency(ctx context.Context, field graphql.CollectedField, obj *ent.ItemPrice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ItemPrice_currency(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Currency, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v schematype.Currency) graphql.Marshaler {
+			return ec.marshalNItemPriceCurrency2switchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ItemPrice_currency(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ItemPrice", field, false, false, errors.New("field of type ItemPriceCurrency does not have child fields"))
+}
+
+func (ec *executionContext) _ItemPrice_interval(ctx context.Context, field graphql.CollectedField, obj *ent.ItemPrice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ItemPrice_interval(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Interval, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v itemprice.Interval) graphql.Marshaler {
+			return ec.marshalNItemPriceInterval2switchyardᚋentᚋitempriceᚐInterval(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ItemPrice_interval(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ItemPrice", field, false, false, errors.New("field of type ItemPriceInterval does not have child fields"))
+}
+
+func (ec *executionContext) _ItemPrice_intervalCount(ctx context.Context, field graphql.CollectedField, obj *ent.ItemPrice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ItemPrice_intervalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IntervalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ItemPrice_intervalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ItemPrice", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ItemPrice_trialPeriod(ctx context.Context, field graphql.CollectedField, obj *ent.ItemPrice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ItemPrice_trialPeriod(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TrialPeriod, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ItemPrice_trialPeriod(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ItemPrice", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ItemPrice_trialPeriodUnit(ctx context.Context, field graphql.CollectedField, obj *ent.ItemPrice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ItemPrice_trialPeriodUnit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TrialPeriodUnit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *itemprice.TrialPeriodUnit) graphql.Marshaler {
+			return ec.marshalOItemPriceTrialPeriodUnit2ᚖswitchyardᚋentᚋitempriceᚐTrialPeriodUnit(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ItemPrice_trialPeriodUnit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ItemPrice", field, false, false, errors.New("field of type ItemPriceTrialPeriodUnit does not have child fields"))
+}
+
+func (ec *executionContext) _ItemPrice_status(ctx context.Context, field graphql.CollectedField, obj *ent.ItemPrice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ItemPrice_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v itemprice.Status) graphql.Marshaler {
+			return ec.marshalNItemPriceStatus2switchyardᚋentᚋitempriceᚐStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ItemPrice_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ItemPrice", field, false, false, errors.New("field of type ItemPriceStatus does not have child fields"))
+}
+
+func (ec *executionContext) _ItemPrice_item(ctx context.Context, field graphql.CollectedField, obj *ent.ItemPrice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ItemPrice_item(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Item(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SubscriptionItem) graphql.Marshaler {
+			return ec.marshalNSubscriptionItem2ᚖswitchyardᚋentᚐSubscriptionItem(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ItemPrice_item(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ItemPrice",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SubscriptionItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ItemPriceConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.ItemPriceConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ItemPriceConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.ItemPriceEdge) graphql.Marshaler {
+			return ec.marshalOItemPriceEdge2ᚕᚖswitchyardᚋentᚐItemPriceEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ItemPriceConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ItemPriceConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ItemPriceEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ItemPriceConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.ItemPriceConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ItemPriceConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[string]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ItemPriceConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ItemPriceConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ItemPriceConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.ItemPriceConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ItemPriceConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ItemPriceConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ItemPriceConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ItemPriceEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.ItemPriceEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ItemPriceEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ItemPrice) graphql.Marshaler {
+			return ec.marshalOItemPrice2ᚖswitchyardᚋentᚐItemPrice(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ItemPriceEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ItemPriceEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ItemPrice(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ItemPriceEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.ItemPriceEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ItemPriceEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[string]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ItemPriceEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ItemPriceEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
 }
 
 func (ec *executionContext) _Mandate_id(ctx context.Context, field graphql.CollectedField, obj *ent.Mandate) (ret graphql.Marshaler) {
@@ -44291,6 +50627,725 @@ func (ec *executionContext) fieldContext_Subscription_paymentUpdated(ctx context
 	return fc, nil
 }
 
+func (ec *executionContext) _SubscriptionItem_id(ctx context.Context, field graphql.CollectedField, obj *ent.SubscriptionItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubscriptionItem_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubscriptionItem_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubscriptionItem", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _SubscriptionItem_merchantID(ctx context.Context, field graphql.CollectedField, obj *ent.SubscriptionItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubscriptionItem_merchantID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MerchantID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubscriptionItem_merchantID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubscriptionItem", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SubscriptionItem_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.SubscriptionItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubscriptionItem_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubscriptionItem_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubscriptionItem", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _SubscriptionItem_modifiedAt(ctx context.Context, field graphql.CollectedField, obj *ent.SubscriptionItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubscriptionItem_modifiedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ModifiedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubscriptionItem_modifiedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubscriptionItem", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _SubscriptionItem_itemType(ctx context.Context, field graphql.CollectedField, obj *ent.SubscriptionItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubscriptionItem_itemType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ItemType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v subscriptionitem.ItemType) graphql.Marshaler {
+			return ec.marshalNSubscriptionItemItemType2switchyardᚋentᚋsubscriptionitemᚐItemType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubscriptionItem_itemType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubscriptionItem", field, false, false, errors.New("field of type SubscriptionItemItemType does not have child fields"))
+}
+
+func (ec *executionContext) _SubscriptionItem_name(ctx context.Context, field graphql.CollectedField, obj *ent.SubscriptionItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubscriptionItem_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubscriptionItem_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubscriptionItem", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SubscriptionItem_description(ctx context.Context, field graphql.CollectedField, obj *ent.SubscriptionItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubscriptionItem_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SubscriptionItem_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubscriptionItem", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SubscriptionItem_productID(ctx context.Context, field graphql.CollectedField, obj *ent.SubscriptionItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubscriptionItem_productID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProductID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SubscriptionItem_productID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubscriptionItem", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SubscriptionItem_status(ctx context.Context, field graphql.CollectedField, obj *ent.SubscriptionItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubscriptionItem_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v subscriptionitem.Status) graphql.Marshaler {
+			return ec.marshalNSubscriptionItemStatus2switchyardᚋentᚋsubscriptionitemᚐStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubscriptionItem_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubscriptionItem", field, false, false, errors.New("field of type SubscriptionItemStatus does not have child fields"))
+}
+
+func (ec *executionContext) _SubscriptionItem_metadata(ctx context.Context, field graphql.CollectedField, obj *ent.SubscriptionItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubscriptionItem_metadata(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Metadata, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalOMap2map(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SubscriptionItem_metadata(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubscriptionItem", field, false, false, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _SubscriptionItem_prices(ctx context.Context, field graphql.CollectedField, obj *ent.SubscriptionItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubscriptionItem_prices(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return obj.Prices(ctx, fc.Args["after"].(*entgql.Cursor[string]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[string]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.ItemPriceOrder), fc.Args["where"].(*ent.ItemPriceWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ItemPriceConnection) graphql.Marshaler {
+			return ec.marshalNItemPriceConnection2ᚖswitchyardᚋentᚐItemPriceConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubscriptionItem_prices(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SubscriptionItem",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ItemPriceConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_SubscriptionItem_prices_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SubscriptionItemConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.SubscriptionItemConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubscriptionItemConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.SubscriptionItemEdge) graphql.Marshaler {
+			return ec.marshalOSubscriptionItemEdge2ᚕᚖswitchyardᚋentᚐSubscriptionItemEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SubscriptionItemConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SubscriptionItemConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SubscriptionItemEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SubscriptionItemConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.SubscriptionItemConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubscriptionItemConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[string]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubscriptionItemConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SubscriptionItemConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SubscriptionItemConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.SubscriptionItemConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubscriptionItemConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubscriptionItemConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubscriptionItemConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SubscriptionItemEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.SubscriptionItemEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubscriptionItemEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SubscriptionItem) graphql.Marshaler {
+			return ec.marshalOSubscriptionItem2ᚖswitchyardᚋentᚐSubscriptionItem(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SubscriptionItemEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SubscriptionItemEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SubscriptionItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SubscriptionItemEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.SubscriptionItemEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SubscriptionItemEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[string]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SubscriptionItemEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SubscriptionItemEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _TestClock_id(ctx context.Context, field graphql.CollectedField, obj *ent.TestClock) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TestClock_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TestClock_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TestClock", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _TestClock_merchantID(ctx context.Context, field graphql.CollectedField, obj *ent.TestClock) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TestClock_merchantID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MerchantID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TestClock_merchantID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TestClock", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TestClock_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.TestClock) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TestClock_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TestClock_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TestClock", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _TestClock_modifiedAt(ctx context.Context, field graphql.CollectedField, obj *ent.TestClock) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TestClock_modifiedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ModifiedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TestClock_modifiedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TestClock", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _TestClock_name(ctx context.Context, field graphql.CollectedField, obj *ent.TestClock) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TestClock_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TestClock_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TestClock", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TestClock_frozenTime(ctx context.Context, field graphql.CollectedField, obj *ent.TestClock) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TestClock_frozenTime(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FrozenTime, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TestClock_frozenTime(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TestClock", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _TestClock_status(ctx context.Context, field graphql.CollectedField, obj *ent.TestClock) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TestClock_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v testclock.Status) graphql.Marshaler {
+			return ec.marshalNTestClockStatus2switchyardᚋentᚋtestclockᚐStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TestClock_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TestClock", field, false, false, errors.New("field of type TestClockStatus does not have child fields"))
+}
+
+func (ec *executionContext) _TestClockConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.TestClockConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TestClockConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.TestClockEdge) graphql.Marshaler {
+			return ec.marshalOTestClockEdge2ᚕᚖswitchyardᚋentᚐTestClockEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TestClockConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TestClockConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TestClockEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TestClockConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.TestClockConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TestClockConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[string]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TestClockConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TestClockConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TestClockConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.TestClockConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TestClockConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TestClockConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TestClockConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _TestClockEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.TestClockEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TestClockEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.TestClock) graphql.Marshaler {
+			return ec.marshalOTestClock2ᚖswitchyardᚋentᚐTestClock(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TestClockEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TestClockEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TestClock(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TestClockEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.TestClockEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TestClockEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[string]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TestClockEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TestClockEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
 func (ec *executionContext) _User_id(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -47388,6 +54443,2310 @@ func (ec *executionContext) unmarshalInputAuditEntryWhereInput(ctx context.Conte
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputBillingSubscriptionOrder(ctx context.Context, obj any) (ent.BillingSubscriptionOrder, error) {
+	var it ent.BillingSubscriptionOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNBillingSubscriptionOrderField2ᚖswitchyardᚋentᚐBillingSubscriptionOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputBillingSubscriptionWhereInput(ctx context.Context, obj any) (ent.BillingSubscriptionWhereInput, error) {
+	var it ent.BillingSubscriptionWhereInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "profileID", "profileIDNEQ", "profileIDIn", "profileIDNotIn", "profileIDGT", "profileIDGTE", "profileIDLT", "profileIDLTE", "profileIDContains", "profileIDHasPrefix", "profileIDHasSuffix", "profileIDEqualFold", "profileIDContainsFold", "customerID", "customerIDNEQ", "customerIDIn", "customerIDNotIn", "customerIDGT", "customerIDGTE", "customerIDLT", "customerIDLTE", "customerIDContains", "customerIDHasPrefix", "customerIDHasSuffix", "customerIDEqualFold", "customerIDContainsFold", "merchantReferenceID", "merchantReferenceIDNEQ", "merchantReferenceIDIn", "merchantReferenceIDNotIn", "merchantReferenceIDGT", "merchantReferenceIDGTE", "merchantReferenceIDLT", "merchantReferenceIDLTE", "merchantReferenceIDContains", "merchantReferenceIDHasPrefix", "merchantReferenceIDHasSuffix", "merchantReferenceIDIsNil", "merchantReferenceIDNotNil", "merchantReferenceIDEqualFold", "merchantReferenceIDContainsFold", "status", "statusNEQ", "statusIn", "statusNotIn", "planID", "planIDNEQ", "planIDIn", "planIDNotIn", "planIDGT", "planIDGTE", "planIDLT", "planIDLTE", "planIDContains", "planIDHasPrefix", "planIDHasSuffix", "planIDEqualFold", "planIDContainsFold", "itemPriceID", "itemPriceIDNEQ", "itemPriceIDIn", "itemPriceIDNotIn", "itemPriceIDGT", "itemPriceIDGTE", "itemPriceIDLT", "itemPriceIDLTE", "itemPriceIDContains", "itemPriceIDHasPrefix", "itemPriceIDHasSuffix", "itemPriceIDEqualFold", "itemPriceIDContainsFold", "couponCode", "couponCodeNEQ", "couponCodeIn", "couponCodeNotIn", "couponCodeGT", "couponCodeGTE", "couponCodeLT", "couponCodeLTE", "couponCodeContains", "couponCodeHasPrefix", "couponCodeHasSuffix", "couponCodeIsNil", "couponCodeNotNil", "couponCodeEqualFold", "couponCodeContainsFold", "couponPeriodsUsed", "couponPeriodsUsedNEQ", "couponPeriodsUsedIn", "couponPeriodsUsedNotIn", "couponPeriodsUsedGT", "couponPeriodsUsedGTE", "couponPeriodsUsedLT", "couponPeriodsUsedLTE", "returnURL", "returnURLNEQ", "returnURLIn", "returnURLNotIn", "returnURLGT", "returnURLGTE", "returnURLLT", "returnURLLTE", "returnURLContains", "returnURLHasPrefix", "returnURLHasSuffix", "returnURLIsNil", "returnURLNotNil", "returnURLEqualFold", "returnURLContainsFold", "paymentMethodID", "paymentMethodIDNEQ", "paymentMethodIDIn", "paymentMethodIDNotIn", "paymentMethodIDGT", "paymentMethodIDGTE", "paymentMethodIDLT", "paymentMethodIDLTE", "paymentMethodIDContains", "paymentMethodIDHasPrefix", "paymentMethodIDHasSuffix", "paymentMethodIDIsNil", "paymentMethodIDNotNil", "paymentMethodIDEqualFold", "paymentMethodIDContainsFold", "mandateID", "mandateIDNEQ", "mandateIDIn", "mandateIDNotIn", "mandateIDGT", "mandateIDGTE", "mandateIDLT", "mandateIDLTE", "mandateIDContains", "mandateIDHasPrefix", "mandateIDHasSuffix", "mandateIDIsNil", "mandateIDNotNil", "mandateIDEqualFold", "mandateIDContainsFold", "merchantConnectorID", "merchantConnectorIDNEQ", "merchantConnectorIDIn", "merchantConnectorIDNotIn", "merchantConnectorIDGT", "merchantConnectorIDGTE", "merchantConnectorIDLT", "merchantConnectorIDLTE", "merchantConnectorIDContains", "merchantConnectorIDHasPrefix", "merchantConnectorIDHasSuffix", "merchantConnectorIDIsNil", "merchantConnectorIDNotNil", "merchantConnectorIDEqualFold", "merchantConnectorIDContainsFold", "testClockID", "testClockIDNEQ", "testClockIDIn", "testClockIDNotIn", "testClockIDGT", "testClockIDGTE", "testClockIDLT", "testClockIDLTE", "testClockIDContains", "testClockIDHasPrefix", "testClockIDHasSuffix", "testClockIDIsNil", "testClockIDNotNil", "testClockIDEqualFold", "testClockIDContainsFold", "trialEnd", "trialEndNEQ", "trialEndIn", "trialEndNotIn", "trialEndGT", "trialEndGTE", "trialEndLT", "trialEndLTE", "trialEndIsNil", "trialEndNotNil", "currentPeriodStart", "currentPeriodStartNEQ", "currentPeriodStartIn", "currentPeriodStartNotIn", "currentPeriodStartGT", "currentPeriodStartGTE", "currentPeriodStartLT", "currentPeriodStartLTE", "currentPeriodStartIsNil", "currentPeriodStartNotNil", "currentPeriodEnd", "currentPeriodEndNEQ", "currentPeriodEndIn", "currentPeriodEndNotIn", "currentPeriodEndGT", "currentPeriodEndGTE", "currentPeriodEndLT", "currentPeriodEndLTE", "currentPeriodEndIsNil", "currentPeriodEndNotNil", "nextBillingAt", "nextBillingAtNEQ", "nextBillingAtIn", "nextBillingAtNotIn", "nextBillingAtGT", "nextBillingAtGTE", "nextBillingAtLT", "nextBillingAtLTE", "nextBillingAtIsNil", "nextBillingAtNotNil", "cancelAtPeriodEnd", "cancelAtPeriodEndNEQ", "cancelAt", "cancelAtNEQ", "cancelAtIn", "cancelAtNotIn", "cancelAtGT", "cancelAtGTE", "cancelAtLT", "cancelAtLTE", "cancelAtIsNil", "cancelAtNotNil", "cancelledAt", "cancelledAtNEQ", "cancelledAtIn", "cancelledAtNotIn", "cancelledAtGT", "cancelledAtGTE", "cancelledAtLT", "cancelledAtLTE", "cancelledAtIsNil", "cancelledAtNotNil", "cancelReasonCode", "cancelReasonCodeNEQ", "cancelReasonCodeIn", "cancelReasonCodeNotIn", "cancelReasonCodeGT", "cancelReasonCodeGTE", "cancelReasonCodeLT", "cancelReasonCodeLTE", "cancelReasonCodeContains", "cancelReasonCodeHasPrefix", "cancelReasonCodeHasSuffix", "cancelReasonCodeIsNil", "cancelReasonCodeNotNil", "cancelReasonCodeEqualFold", "cancelReasonCodeContainsFold", "pauseAt", "pauseAtNEQ", "pauseAtIn", "pauseAtNotIn", "pauseAtGT", "pauseAtGTE", "pauseAtLT", "pauseAtLTE", "pauseAtIsNil", "pauseAtNotNil", "pausedAt", "pausedAtNEQ", "pausedAtIn", "pausedAtNotIn", "pausedAtGT", "pausedAtGTE", "pausedAtLT", "pausedAtLTE", "pausedAtIsNil", "pausedAtNotNil", "resumeAt", "resumeAtNEQ", "resumeAtIn", "resumeAtNotIn", "resumeAtGT", "resumeAtGTE", "resumeAtLT", "resumeAtLTE", "resumeAtIsNil", "resumeAtNotNil", "hasInvoices", "hasInvoicesWith"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "not":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("not"))
+			data, err := ec.unmarshalOBillingSubscriptionWhereInput2ᚖswitchyardᚋentᚐBillingSubscriptionWhereInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Not = data
+		case "and":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("and"))
+			data, err := ec.unmarshalOBillingSubscriptionWhereInput2ᚕᚖswitchyardᚋentᚐBillingSubscriptionWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.And = data
+		case "or":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("or"))
+			data, err := ec.unmarshalOBillingSubscriptionWhereInput2ᚕᚖswitchyardᚋentᚐBillingSubscriptionWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Or = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "idNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNEQ = data
+		case "idIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDIn = data
+		case "idNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNotIn = data
+		case "idGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGT = data
+		case "idGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGTE = data
+		case "idLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLT = data
+		case "idLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLTE = data
+		case "idEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idEqualFold"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDEqualFold = data
+		case "idContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idContainsFold"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDContainsFold = data
+		case "merchantID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantID = data
+		case "merchantIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDNEQ = data
+		case "merchantIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDIn = data
+		case "merchantIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDNotIn = data
+		case "merchantIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDGT = data
+		case "merchantIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDGTE = data
+		case "merchantIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDLT = data
+		case "merchantIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDLTE = data
+		case "merchantIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDContains = data
+		case "merchantIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDHasPrefix = data
+		case "merchantIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDHasSuffix = data
+		case "merchantIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDEqualFold = data
+		case "merchantIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDContainsFold = data
+		case "createdAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAt = data
+		case "createdAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNEQ = data
+		case "createdAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtIn = data
+		case "createdAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNotIn = data
+		case "createdAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGT = data
+		case "createdAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGTE = data
+		case "createdAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLT = data
+		case "createdAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLTE = data
+		case "modifiedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAt = data
+		case "modifiedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtNEQ = data
+		case "modifiedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtIn = data
+		case "modifiedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtNotIn = data
+		case "modifiedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtGT = data
+		case "modifiedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtGTE = data
+		case "modifiedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtLT = data
+		case "modifiedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtLTE = data
+		case "profileID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileID = data
+		case "profileIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDNEQ = data
+		case "profileIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDIn = data
+		case "profileIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDNotIn = data
+		case "profileIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDGT = data
+		case "profileIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDGTE = data
+		case "profileIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDLT = data
+		case "profileIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDLTE = data
+		case "profileIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDContains = data
+		case "profileIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDHasPrefix = data
+		case "profileIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDHasSuffix = data
+		case "profileIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDEqualFold = data
+		case "profileIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDContainsFold = data
+		case "customerID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerID = data
+		case "customerIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerIDNEQ = data
+		case "customerIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerIDIn = data
+		case "customerIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerIDNotIn = data
+		case "customerIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerIDGT = data
+		case "customerIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerIDGTE = data
+		case "customerIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerIDLT = data
+		case "customerIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerIDLTE = data
+		case "customerIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerIDContains = data
+		case "customerIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerIDHasPrefix = data
+		case "customerIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerIDHasSuffix = data
+		case "customerIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerIDEqualFold = data
+		case "customerIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerIDContainsFold = data
+		case "merchantReferenceID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantReferenceID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantReferenceID = data
+		case "merchantReferenceIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantReferenceIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantReferenceIDNEQ = data
+		case "merchantReferenceIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantReferenceIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantReferenceIDIn = data
+		case "merchantReferenceIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantReferenceIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantReferenceIDNotIn = data
+		case "merchantReferenceIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantReferenceIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantReferenceIDGT = data
+		case "merchantReferenceIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantReferenceIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantReferenceIDGTE = data
+		case "merchantReferenceIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantReferenceIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantReferenceIDLT = data
+		case "merchantReferenceIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantReferenceIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantReferenceIDLTE = data
+		case "merchantReferenceIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantReferenceIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantReferenceIDContains = data
+		case "merchantReferenceIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantReferenceIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantReferenceIDHasPrefix = data
+		case "merchantReferenceIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantReferenceIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantReferenceIDHasSuffix = data
+		case "merchantReferenceIDIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantReferenceIDIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantReferenceIDIsNil = data
+		case "merchantReferenceIDNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantReferenceIDNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantReferenceIDNotNil = data
+		case "merchantReferenceIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantReferenceIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantReferenceIDEqualFold = data
+		case "merchantReferenceIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantReferenceIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantReferenceIDContainsFold = data
+		case "status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
+			data, err := ec.unmarshalOBillingSubscriptionStatus2ᚖswitchyardᚋentᚋbillingsubscriptionᚐStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Status = data
+		case "statusNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusNEQ"))
+			data, err := ec.unmarshalOBillingSubscriptionStatus2ᚖswitchyardᚋentᚋbillingsubscriptionᚐStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusNEQ = data
+		case "statusIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusIn"))
+			data, err := ec.unmarshalOBillingSubscriptionStatus2ᚕswitchyardᚋentᚋbillingsubscriptionᚐStatusᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusIn = data
+		case "statusNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusNotIn"))
+			data, err := ec.unmarshalOBillingSubscriptionStatus2ᚕswitchyardᚋentᚋbillingsubscriptionᚐStatusᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusNotIn = data
+		case "planID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("planID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlanID = data
+		case "planIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("planIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlanIDNEQ = data
+		case "planIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("planIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlanIDIn = data
+		case "planIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("planIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlanIDNotIn = data
+		case "planIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("planIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlanIDGT = data
+		case "planIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("planIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlanIDGTE = data
+		case "planIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("planIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlanIDLT = data
+		case "planIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("planIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlanIDLTE = data
+		case "planIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("planIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlanIDContains = data
+		case "planIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("planIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlanIDHasPrefix = data
+		case "planIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("planIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlanIDHasSuffix = data
+		case "planIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("planIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlanIDEqualFold = data
+		case "planIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("planIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlanIDContainsFold = data
+		case "itemPriceID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("itemPriceID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ItemPriceID = data
+		case "itemPriceIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("itemPriceIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ItemPriceIDNEQ = data
+		case "itemPriceIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("itemPriceIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ItemPriceIDIn = data
+		case "itemPriceIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("itemPriceIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ItemPriceIDNotIn = data
+		case "itemPriceIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("itemPriceIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ItemPriceIDGT = data
+		case "itemPriceIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("itemPriceIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ItemPriceIDGTE = data
+		case "itemPriceIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("itemPriceIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ItemPriceIDLT = data
+		case "itemPriceIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("itemPriceIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ItemPriceIDLTE = data
+		case "itemPriceIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("itemPriceIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ItemPriceIDContains = data
+		case "itemPriceIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("itemPriceIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ItemPriceIDHasPrefix = data
+		case "itemPriceIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("itemPriceIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ItemPriceIDHasSuffix = data
+		case "itemPriceIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("itemPriceIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ItemPriceIDEqualFold = data
+		case "itemPriceIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("itemPriceIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ItemPriceIDContainsFold = data
+		case "couponCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("couponCode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CouponCode = data
+		case "couponCodeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("couponCodeNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CouponCodeNEQ = data
+		case "couponCodeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("couponCodeIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CouponCodeIn = data
+		case "couponCodeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("couponCodeNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CouponCodeNotIn = data
+		case "couponCodeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("couponCodeGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CouponCodeGT = data
+		case "couponCodeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("couponCodeGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CouponCodeGTE = data
+		case "couponCodeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("couponCodeLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CouponCodeLT = data
+		case "couponCodeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("couponCodeLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CouponCodeLTE = data
+		case "couponCodeContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("couponCodeContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CouponCodeContains = data
+		case "couponCodeHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("couponCodeHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CouponCodeHasPrefix = data
+		case "couponCodeHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("couponCodeHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CouponCodeHasSuffix = data
+		case "couponCodeIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("couponCodeIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CouponCodeIsNil = data
+		case "couponCodeNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("couponCodeNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CouponCodeNotNil = data
+		case "couponCodeEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("couponCodeEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CouponCodeEqualFold = data
+		case "couponCodeContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("couponCodeContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CouponCodeContainsFold = data
+		case "couponPeriodsUsed":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("couponPeriodsUsed"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CouponPeriodsUsed = data
+		case "couponPeriodsUsedNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("couponPeriodsUsedNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CouponPeriodsUsedNEQ = data
+		case "couponPeriodsUsedIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("couponPeriodsUsedIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CouponPeriodsUsedIn = data
+		case "couponPeriodsUsedNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("couponPeriodsUsedNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CouponPeriodsUsedNotIn = data
+		case "couponPeriodsUsedGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("couponPeriodsUsedGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CouponPeriodsUsedGT = data
+		case "couponPeriodsUsedGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("couponPeriodsUsedGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CouponPeriodsUsedGTE = data
+		case "couponPeriodsUsedLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("couponPeriodsUsedLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CouponPeriodsUsedLT = data
+		case "couponPeriodsUsedLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("couponPeriodsUsedLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CouponPeriodsUsedLTE = data
+		case "returnURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("returnURL"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReturnURL = data
+		case "returnURLNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("returnURLNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReturnURLNEQ = data
+		case "returnURLIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("returnURLIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReturnURLIn = data
+		case "returnURLNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("returnURLNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReturnURLNotIn = data
+		case "returnURLGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("returnURLGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReturnURLGT = data
+		case "returnURLGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("returnURLGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReturnURLGTE = data
+		case "returnURLLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("returnURLLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReturnURLLT = data
+		case "returnURLLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("returnURLLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReturnURLLTE = data
+		case "returnURLContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("returnURLContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReturnURLContains = data
+		case "returnURLHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("returnURLHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReturnURLHasPrefix = data
+		case "returnURLHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("returnURLHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReturnURLHasSuffix = data
+		case "returnURLIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("returnURLIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReturnURLIsNil = data
+		case "returnURLNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("returnURLNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReturnURLNotNil = data
+		case "returnURLEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("returnURLEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReturnURLEqualFold = data
+		case "returnURLContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("returnURLContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReturnURLContainsFold = data
+		case "paymentMethodID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethodID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethodID = data
+		case "paymentMethodIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethodIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethodIDNEQ = data
+		case "paymentMethodIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethodIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethodIDIn = data
+		case "paymentMethodIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethodIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethodIDNotIn = data
+		case "paymentMethodIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethodIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethodIDGT = data
+		case "paymentMethodIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethodIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethodIDGTE = data
+		case "paymentMethodIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethodIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethodIDLT = data
+		case "paymentMethodIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethodIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethodIDLTE = data
+		case "paymentMethodIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethodIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethodIDContains = data
+		case "paymentMethodIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethodIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethodIDHasPrefix = data
+		case "paymentMethodIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethodIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethodIDHasSuffix = data
+		case "paymentMethodIDIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethodIDIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethodIDIsNil = data
+		case "paymentMethodIDNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethodIDNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethodIDNotNil = data
+		case "paymentMethodIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethodIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethodIDEqualFold = data
+		case "paymentMethodIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethodIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethodIDContainsFold = data
+		case "mandateID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mandateID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MandateID = data
+		case "mandateIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mandateIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MandateIDNEQ = data
+		case "mandateIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mandateIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MandateIDIn = data
+		case "mandateIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mandateIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MandateIDNotIn = data
+		case "mandateIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mandateIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MandateIDGT = data
+		case "mandateIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mandateIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MandateIDGTE = data
+		case "mandateIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mandateIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MandateIDLT = data
+		case "mandateIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mandateIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MandateIDLTE = data
+		case "mandateIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mandateIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MandateIDContains = data
+		case "mandateIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mandateIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MandateIDHasPrefix = data
+		case "mandateIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mandateIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MandateIDHasSuffix = data
+		case "mandateIDIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mandateIDIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MandateIDIsNil = data
+		case "mandateIDNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mandateIDNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MandateIDNotNil = data
+		case "mandateIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mandateIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MandateIDEqualFold = data
+		case "mandateIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mandateIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MandateIDContainsFold = data
+		case "merchantConnectorID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorID = data
+		case "merchantConnectorIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDNEQ = data
+		case "merchantConnectorIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDIn = data
+		case "merchantConnectorIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDNotIn = data
+		case "merchantConnectorIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDGT = data
+		case "merchantConnectorIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDGTE = data
+		case "merchantConnectorIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDLT = data
+		case "merchantConnectorIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDLTE = data
+		case "merchantConnectorIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDContains = data
+		case "merchantConnectorIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDHasPrefix = data
+		case "merchantConnectorIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDHasSuffix = data
+		case "merchantConnectorIDIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDIsNil = data
+		case "merchantConnectorIDNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDNotNil = data
+		case "merchantConnectorIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDEqualFold = data
+		case "merchantConnectorIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDContainsFold = data
+		case "testClockID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("testClockID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TestClockID = data
+		case "testClockIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("testClockIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TestClockIDNEQ = data
+		case "testClockIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("testClockIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TestClockIDIn = data
+		case "testClockIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("testClockIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TestClockIDNotIn = data
+		case "testClockIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("testClockIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TestClockIDGT = data
+		case "testClockIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("testClockIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TestClockIDGTE = data
+		case "testClockIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("testClockIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TestClockIDLT = data
+		case "testClockIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("testClockIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TestClockIDLTE = data
+		case "testClockIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("testClockIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TestClockIDContains = data
+		case "testClockIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("testClockIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TestClockIDHasPrefix = data
+		case "testClockIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("testClockIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TestClockIDHasSuffix = data
+		case "testClockIDIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("testClockIDIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TestClockIDIsNil = data
+		case "testClockIDNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("testClockIDNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TestClockIDNotNil = data
+		case "testClockIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("testClockIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TestClockIDEqualFold = data
+		case "testClockIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("testClockIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TestClockIDContainsFold = data
+		case "trialEnd":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("trialEnd"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TrialEnd = data
+		case "trialEndNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("trialEndNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TrialEndNEQ = data
+		case "trialEndIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("trialEndIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TrialEndIn = data
+		case "trialEndNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("trialEndNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TrialEndNotIn = data
+		case "trialEndGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("trialEndGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TrialEndGT = data
+		case "trialEndGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("trialEndGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TrialEndGTE = data
+		case "trialEndLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("trialEndLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TrialEndLT = data
+		case "trialEndLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("trialEndLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TrialEndLTE = data
+		case "trialEndIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("trialEndIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TrialEndIsNil = data
+		case "trialEndNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("trialEndNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TrialEndNotNil = data
+		case "currentPeriodStart":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currentPeriodStart"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrentPeriodStart = data
+		case "currentPeriodStartNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currentPeriodStartNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrentPeriodStartNEQ = data
+		case "currentPeriodStartIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currentPeriodStartIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrentPeriodStartIn = data
+		case "currentPeriodStartNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currentPeriodStartNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrentPeriodStartNotIn = data
+		case "currentPeriodStartGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currentPeriodStartGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrentPeriodStartGT = data
+		case "currentPeriodStartGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currentPeriodStartGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrentPeriodStartGTE = data
+		case "currentPeriodStartLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currentPeriodStartLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrentPeriodStartLT = data
+		case "currentPeriodStartLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currentPeriodStartLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrentPeriodStartLTE = data
+		case "currentPeriodStartIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currentPeriodStartIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrentPeriodStartIsNil = data
+		case "currentPeriodStartNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currentPeriodStartNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrentPeriodStartNotNil = data
+		case "currentPeriodEnd":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currentPeriodEnd"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrentPeriodEnd = data
+		case "currentPeriodEndNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currentPeriodEndNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrentPeriodEndNEQ = data
+		case "currentPeriodEndIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currentPeriodEndIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrentPeriodEndIn = data
+		case "currentPeriodEndNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currentPeriodEndNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrentPeriodEndNotIn = data
+		case "currentPeriodEndGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currentPeriodEndGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrentPeriodEndGT = data
+		case "currentPeriodEndGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currentPeriodEndGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrentPeriodEndGTE = data
+		case "currentPeriodEndLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currentPeriodEndLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrentPeriodEndLT = data
+		case "currentPeriodEndLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currentPeriodEndLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrentPeriodEndLTE = data
+		case "currentPeriodEndIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currentPeriodEndIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrentPeriodEndIsNil = data
+		case "currentPeriodEndNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currentPeriodEndNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrentPeriodEndNotNil = data
+		case "nextBillingAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextBillingAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextBillingAt = data
+		case "nextBillingAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextBillingAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextBillingAtNEQ = data
+		case "nextBillingAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextBillingAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextBillingAtIn = data
+		case "nextBillingAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextBillingAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextBillingAtNotIn = data
+		case "nextBillingAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextBillingAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextBillingAtGT = data
+		case "nextBillingAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextBillingAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextBillingAtGTE = data
+		case "nextBillingAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextBillingAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextBillingAtLT = data
+		case "nextBillingAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextBillingAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextBillingAtLTE = data
+		case "nextBillingAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextBillingAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextBillingAtIsNil = data
+		case "nextBillingAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextBillingAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextBillingAtNotNil = data
+		case "cancelAtPeriodEnd":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancelAtPeriodEnd"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancelAtPeriodEnd = data
+		case "cancelAtPeriodEndNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancelAtPeriodEndNEQ"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancelAtPeriodEndNEQ = data
+		case "cancelAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancelAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancelAt = data
+		case "cancelAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancelAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancelAtNEQ = data
+		case "cancelAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancelAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancelAtIn = data
+		case "cancelAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancelAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancelAtNotIn = data
+		case "cancelAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancelAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancelAtGT = data
+		case "cancelAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancelAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancelAtGTE = data
+		case "cancelAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancelAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancelAtLT = data
+		case "cancelAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancelAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancelAtLTE = data
+		case "cancelAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancelAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancelAtIsNil = data
+		case "cancelAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancelAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancelAtNotNil = data
+		case "cancelledAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancelledAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancelledAt = data
+		case "cancelledAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancelledAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancelledAtNEQ = data
+		case "cancelledAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancelledAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancelledAtIn = data
+		case "cancelledAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancelledAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancelledAtNotIn = data
+		case "cancelledAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancelledAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancelledAtGT = data
+		case "cancelledAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancelledAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancelledAtGTE = data
+		case "cancelledAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancelledAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancelledAtLT = data
+		case "cancelledAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancelledAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancelledAtLTE = data
+		case "cancelledAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancelledAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancelledAtIsNil = data
+		case "cancelledAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancelledAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancelledAtNotNil = data
+		case "cancelReasonCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancelReasonCode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancelReasonCode = data
+		case "cancelReasonCodeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancelReasonCodeNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancelReasonCodeNEQ = data
+		case "cancelReasonCodeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancelReasonCodeIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancelReasonCodeIn = data
+		case "cancelReasonCodeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancelReasonCodeNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancelReasonCodeNotIn = data
+		case "cancelReasonCodeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancelReasonCodeGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancelReasonCodeGT = data
+		case "cancelReasonCodeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancelReasonCodeGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancelReasonCodeGTE = data
+		case "cancelReasonCodeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancelReasonCodeLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancelReasonCodeLT = data
+		case "cancelReasonCodeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancelReasonCodeLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancelReasonCodeLTE = data
+		case "cancelReasonCodeContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancelReasonCodeContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancelReasonCodeContains = data
+		case "cancelReasonCodeHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancelReasonCodeHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancelReasonCodeHasPrefix = data
+		case "cancelReasonCodeHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancelReasonCodeHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancelReasonCodeHasSuffix = data
+		case "cancelReasonCodeIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancelReasonCodeIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancelReasonCodeIsNil = data
+		case "cancelReasonCodeNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancelReasonCodeNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancelReasonCodeNotNil = data
+		case "cancelReasonCodeEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancelReasonCodeEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancelReasonCodeEqualFold = data
+		case "cancelReasonCodeContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cancelReasonCodeContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CancelReasonCodeContainsFold = data
+		case "pauseAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pauseAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PauseAt = data
+		case "pauseAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pauseAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PauseAtNEQ = data
+		case "pauseAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pauseAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PauseAtIn = data
+		case "pauseAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pauseAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PauseAtNotIn = data
+		case "pauseAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pauseAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PauseAtGT = data
+		case "pauseAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pauseAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PauseAtGTE = data
+		case "pauseAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pauseAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PauseAtLT = data
+		case "pauseAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pauseAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PauseAtLTE = data
+		case "pauseAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pauseAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PauseAtIsNil = data
+		case "pauseAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pauseAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PauseAtNotNil = data
+		case "pausedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pausedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PausedAt = data
+		case "pausedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pausedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PausedAtNEQ = data
+		case "pausedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pausedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PausedAtIn = data
+		case "pausedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pausedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PausedAtNotIn = data
+		case "pausedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pausedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PausedAtGT = data
+		case "pausedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pausedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PausedAtGTE = data
+		case "pausedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pausedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PausedAtLT = data
+		case "pausedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pausedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PausedAtLTE = data
+		case "pausedAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pausedAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PausedAtIsNil = data
+		case "pausedAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pausedAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PausedAtNotNil = data
+		case "resumeAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("resumeAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResumeAt = data
+		case "resumeAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("resumeAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResumeAtNEQ = data
+		case "resumeAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("resumeAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResumeAtIn = data
+		case "resumeAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("resumeAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResumeAtNotIn = data
+		case "resumeAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("resumeAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResumeAtGT = data
+		case "resumeAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("resumeAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResumeAtGTE = data
+		case "resumeAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("resumeAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResumeAtLT = data
+		case "resumeAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("resumeAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResumeAtLTE = data
+		case "resumeAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("resumeAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResumeAtIsNil = data
+		case "resumeAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("resumeAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ResumeAtNotNil = data
+		case "hasInvoices":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasInvoices"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasInvoices = data
+		case "hasInvoicesWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasInvoicesWith"))
+			data, err := ec.unmarshalOInvoiceWhereInput2ᚕᚖswitchyardᚋentᚐInvoiceWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasInvoicesWith = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputCancelPaymentInput(ctx context.Context, obj any) (model.CancelPaymentInput, error) {
 	var it model.CancelPaymentInput
 	if obj == nil {
@@ -49111,6 +58470,966 @@ func (ec *executionContext) unmarshalInputConfirmPayoutInput(ctx context.Context
 				return it, err
 			}
 			it.Priority = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCouponOrder(ctx context.Context, obj any) (ent.CouponOrder, error) {
+	var it ent.CouponOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNCouponOrderField2ᚖswitchyardᚋentᚐCouponOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCouponWhereInput(ctx context.Context, obj any) (ent.CouponWhereInput, error) {
+	var it ent.CouponWhereInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "code", "codeNEQ", "codeIn", "codeNotIn", "codeGT", "codeGTE", "codeLT", "codeLTE", "codeContains", "codeHasPrefix", "codeHasSuffix", "codeEqualFold", "codeContainsFold", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameIsNil", "nameNotNil", "nameEqualFold", "nameContainsFold", "discountType", "discountTypeNEQ", "discountTypeIn", "discountTypeNotIn", "percentOffBps", "percentOffBpsNEQ", "percentOffBpsIn", "percentOffBpsNotIn", "percentOffBpsGT", "percentOffBpsGTE", "percentOffBpsLT", "percentOffBpsLTE", "percentOffBpsIsNil", "percentOffBpsNotNil", "amountOff", "amountOffNEQ", "amountOffIn", "amountOffNotIn", "amountOffGT", "amountOffGTE", "amountOffLT", "amountOffLTE", "amountOffIsNil", "amountOffNotNil", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "currencyIsNil", "currencyNotNil", "duration", "durationNEQ", "durationIn", "durationNotIn", "durationPeriods", "durationPeriodsNEQ", "durationPeriodsIn", "durationPeriodsNotIn", "durationPeriodsGT", "durationPeriodsGTE", "durationPeriodsLT", "durationPeriodsLTE", "durationPeriodsIsNil", "durationPeriodsNotNil", "validTill", "validTillNEQ", "validTillIn", "validTillNotIn", "validTillGT", "validTillGTE", "validTillLT", "validTillLTE", "validTillIsNil", "validTillNotNil", "status", "statusNEQ", "statusIn", "statusNotIn"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "not":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("not"))
+			data, err := ec.unmarshalOCouponWhereInput2ᚖswitchyardᚋentᚐCouponWhereInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Not = data
+		case "and":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("and"))
+			data, err := ec.unmarshalOCouponWhereInput2ᚕᚖswitchyardᚋentᚐCouponWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.And = data
+		case "or":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("or"))
+			data, err := ec.unmarshalOCouponWhereInput2ᚕᚖswitchyardᚋentᚐCouponWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Or = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "idNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNEQ = data
+		case "idIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDIn = data
+		case "idNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNotIn = data
+		case "idGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGT = data
+		case "idGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGTE = data
+		case "idLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLT = data
+		case "idLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLTE = data
+		case "idEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idEqualFold"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDEqualFold = data
+		case "idContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idContainsFold"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDContainsFold = data
+		case "merchantID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantID = data
+		case "merchantIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDNEQ = data
+		case "merchantIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDIn = data
+		case "merchantIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDNotIn = data
+		case "merchantIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDGT = data
+		case "merchantIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDGTE = data
+		case "merchantIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDLT = data
+		case "merchantIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDLTE = data
+		case "merchantIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDContains = data
+		case "merchantIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDHasPrefix = data
+		case "merchantIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDHasSuffix = data
+		case "merchantIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDEqualFold = data
+		case "merchantIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDContainsFold = data
+		case "createdAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAt = data
+		case "createdAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNEQ = data
+		case "createdAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtIn = data
+		case "createdAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNotIn = data
+		case "createdAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGT = data
+		case "createdAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGTE = data
+		case "createdAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLT = data
+		case "createdAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLTE = data
+		case "modifiedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAt = data
+		case "modifiedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtNEQ = data
+		case "modifiedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtIn = data
+		case "modifiedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtNotIn = data
+		case "modifiedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtGT = data
+		case "modifiedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtGTE = data
+		case "modifiedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtLT = data
+		case "modifiedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtLTE = data
+		case "code":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("code"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Code = data
+		case "codeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeNEQ = data
+		case "codeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeIn = data
+		case "codeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeNotIn = data
+		case "codeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeGT = data
+		case "codeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeGTE = data
+		case "codeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeLT = data
+		case "codeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeLTE = data
+		case "codeContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeContains = data
+		case "codeHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeHasPrefix = data
+		case "codeHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeHasSuffix = data
+		case "codeEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeEqualFold = data
+		case "codeContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("codeContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CodeContainsFold = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "nameNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameNEQ = data
+		case "nameIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameIn = data
+		case "nameNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameNotIn = data
+		case "nameGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameGT = data
+		case "nameGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameGTE = data
+		case "nameLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameLT = data
+		case "nameLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameLTE = data
+		case "nameContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameContains = data
+		case "nameHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameHasPrefix = data
+		case "nameHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameHasSuffix = data
+		case "nameIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameIsNil = data
+		case "nameNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameNotNil = data
+		case "nameEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameEqualFold = data
+		case "nameContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameContainsFold = data
+		case "discountType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("discountType"))
+			data, err := ec.unmarshalOCouponDiscountType2ᚖswitchyardᚋentᚋcouponᚐDiscountType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DiscountType = data
+		case "discountTypeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("discountTypeNEQ"))
+			data, err := ec.unmarshalOCouponDiscountType2ᚖswitchyardᚋentᚋcouponᚐDiscountType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DiscountTypeNEQ = data
+		case "discountTypeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("discountTypeIn"))
+			data, err := ec.unmarshalOCouponDiscountType2ᚕswitchyardᚋentᚋcouponᚐDiscountTypeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DiscountTypeIn = data
+		case "discountTypeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("discountTypeNotIn"))
+			data, err := ec.unmarshalOCouponDiscountType2ᚕswitchyardᚋentᚋcouponᚐDiscountTypeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DiscountTypeNotIn = data
+		case "percentOffBps":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("percentOffBps"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PercentOffBps = data
+		case "percentOffBpsNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("percentOffBpsNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PercentOffBpsNEQ = data
+		case "percentOffBpsIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("percentOffBpsIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PercentOffBpsIn = data
+		case "percentOffBpsNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("percentOffBpsNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PercentOffBpsNotIn = data
+		case "percentOffBpsGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("percentOffBpsGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PercentOffBpsGT = data
+		case "percentOffBpsGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("percentOffBpsGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PercentOffBpsGTE = data
+		case "percentOffBpsLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("percentOffBpsLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PercentOffBpsLT = data
+		case "percentOffBpsLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("percentOffBpsLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PercentOffBpsLTE = data
+		case "percentOffBpsIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("percentOffBpsIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PercentOffBpsIsNil = data
+		case "percentOffBpsNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("percentOffBpsNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PercentOffBpsNotNil = data
+		case "amountOff":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountOff"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountOff = data
+		case "amountOffNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountOffNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountOffNEQ = data
+		case "amountOffIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountOffIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountOffIn = data
+		case "amountOffNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountOffNotIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountOffNotIn = data
+		case "amountOffGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountOffGT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountOffGT = data
+		case "amountOffGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountOffGTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountOffGTE = data
+		case "amountOffLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountOffLT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountOffLT = data
+		case "amountOffLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountOffLTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountOffLTE = data
+		case "amountOffIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountOffIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountOffIsNil = data
+		case "amountOffNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountOffNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountOffNotNil = data
+		case "currency":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currency"))
+			data, err := ec.unmarshalOCouponCurrency2ᚖswitchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Currency = data
+		case "currencyNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyNEQ"))
+			data, err := ec.unmarshalOCouponCurrency2ᚖswitchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyNEQ = data
+		case "currencyIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyIn"))
+			data, err := ec.unmarshalOCouponCurrency2ᚕswitchyardᚋentᚋschemaᚋschematypeᚐCurrencyᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyIn = data
+		case "currencyNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyNotIn"))
+			data, err := ec.unmarshalOCouponCurrency2ᚕswitchyardᚋentᚋschemaᚋschematypeᚐCurrencyᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyNotIn = data
+		case "currencyIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyIsNil = data
+		case "currencyNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyNotNil = data
+		case "duration":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("duration"))
+			data, err := ec.unmarshalOCouponDuration2ᚖswitchyardᚋentᚋcouponᚐDuration(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Duration = data
+		case "durationNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("durationNEQ"))
+			data, err := ec.unmarshalOCouponDuration2ᚖswitchyardᚋentᚋcouponᚐDuration(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DurationNEQ = data
+		case "durationIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("durationIn"))
+			data, err := ec.unmarshalOCouponDuration2ᚕswitchyardᚋentᚋcouponᚐDurationᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DurationIn = data
+		case "durationNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("durationNotIn"))
+			data, err := ec.unmarshalOCouponDuration2ᚕswitchyardᚋentᚋcouponᚐDurationᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DurationNotIn = data
+		case "durationPeriods":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("durationPeriods"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DurationPeriods = data
+		case "durationPeriodsNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("durationPeriodsNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DurationPeriodsNEQ = data
+		case "durationPeriodsIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("durationPeriodsIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DurationPeriodsIn = data
+		case "durationPeriodsNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("durationPeriodsNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DurationPeriodsNotIn = data
+		case "durationPeriodsGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("durationPeriodsGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DurationPeriodsGT = data
+		case "durationPeriodsGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("durationPeriodsGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DurationPeriodsGTE = data
+		case "durationPeriodsLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("durationPeriodsLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DurationPeriodsLT = data
+		case "durationPeriodsLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("durationPeriodsLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DurationPeriodsLTE = data
+		case "durationPeriodsIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("durationPeriodsIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DurationPeriodsIsNil = data
+		case "durationPeriodsNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("durationPeriodsNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DurationPeriodsNotNil = data
+		case "validTill":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("validTill"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ValidTill = data
+		case "validTillNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("validTillNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ValidTillNEQ = data
+		case "validTillIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("validTillIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ValidTillIn = data
+		case "validTillNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("validTillNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ValidTillNotIn = data
+		case "validTillGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("validTillGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ValidTillGT = data
+		case "validTillGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("validTillGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ValidTillGTE = data
+		case "validTillLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("validTillLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ValidTillLT = data
+		case "validTillLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("validTillLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ValidTillLTE = data
+		case "validTillIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("validTillIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ValidTillIsNil = data
+		case "validTillNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("validTillNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ValidTillNotNil = data
+		case "status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
+			data, err := ec.unmarshalOCouponStatus2ᚖswitchyardᚋentᚋcouponᚐStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Status = data
+		case "statusNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusNEQ"))
+			data, err := ec.unmarshalOCouponStatus2ᚖswitchyardᚋentᚋcouponᚐStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusNEQ = data
+		case "statusIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusIn"))
+			data, err := ec.unmarshalOCouponStatus2ᚕswitchyardᚋentᚋcouponᚐStatusᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusIn = data
+		case "statusNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusNotIn"))
+			data, err := ec.unmarshalOCouponStatus2ᚕswitchyardᚋentᚋcouponᚐStatusᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusNotIn = data
 		}
 	}
 	return it, nil
@@ -57271,6 +67590,2633 @@ func (ec *executionContext) unmarshalInputIncrementalAuthorizationWhereInput(ctx
 				return it, err
 			}
 			it.HasPaymentWith = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputInvoiceOrder(ctx context.Context, obj any) (ent.InvoiceOrder, error) {
+	var it ent.InvoiceOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNInvoiceOrderField2ᚖswitchyardᚋentᚐInvoiceOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputInvoiceWhereInput(ctx context.Context, obj any) (ent.InvoiceWhereInput, error) {
+	var it ent.InvoiceWhereInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "errorCode", "errorCodeNEQ", "errorCodeIn", "errorCodeNotIn", "errorCodeGT", "errorCodeGTE", "errorCodeLT", "errorCodeLTE", "errorCodeContains", "errorCodeHasPrefix", "errorCodeHasSuffix", "errorCodeIsNil", "errorCodeNotNil", "errorCodeEqualFold", "errorCodeContainsFold", "errorMessage", "errorMessageNEQ", "errorMessageIn", "errorMessageNotIn", "errorMessageGT", "errorMessageGTE", "errorMessageLT", "errorMessageLTE", "errorMessageContains", "errorMessageHasPrefix", "errorMessageHasSuffix", "errorMessageIsNil", "errorMessageNotNil", "errorMessageEqualFold", "errorMessageContainsFold", "subscriptionID", "subscriptionIDNEQ", "subscriptionIDIn", "subscriptionIDNotIn", "subscriptionIDGT", "subscriptionIDGTE", "subscriptionIDLT", "subscriptionIDLTE", "subscriptionIDContains", "subscriptionIDHasPrefix", "subscriptionIDHasSuffix", "subscriptionIDEqualFold", "subscriptionIDContainsFold", "profileID", "profileIDNEQ", "profileIDIn", "profileIDNotIn", "profileIDGT", "profileIDGTE", "profileIDLT", "profileIDLTE", "profileIDContains", "profileIDHasPrefix", "profileIDHasSuffix", "profileIDEqualFold", "profileIDContainsFold", "customerID", "customerIDNEQ", "customerIDIn", "customerIDNotIn", "customerIDGT", "customerIDGTE", "customerIDLT", "customerIDLTE", "customerIDContains", "customerIDHasPrefix", "customerIDHasSuffix", "customerIDEqualFold", "customerIDContainsFold", "amount", "amountNEQ", "amountIn", "amountNotIn", "amountGT", "amountGTE", "amountLT", "amountLTE", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "status", "statusNEQ", "statusIn", "statusNotIn", "periodStart", "periodStartNEQ", "periodStartIn", "periodStartNotIn", "periodStartGT", "periodStartGTE", "periodStartLT", "periodStartLTE", "periodEnd", "periodEndNEQ", "periodEndIn", "periodEndNotIn", "periodEndGT", "periodEndGTE", "periodEndLT", "periodEndLTE", "dueAt", "dueAtNEQ", "dueAtIn", "dueAtNotIn", "dueAtGT", "dueAtGTE", "dueAtLT", "dueAtLTE", "testClockID", "testClockIDNEQ", "testClockIDIn", "testClockIDNotIn", "testClockIDGT", "testClockIDGTE", "testClockIDLT", "testClockIDLTE", "testClockIDContains", "testClockIDHasPrefix", "testClockIDHasSuffix", "testClockIDIsNil", "testClockIDNotNil", "testClockIDEqualFold", "testClockIDContainsFold", "attemptCount", "attemptCountNEQ", "attemptCountIn", "attemptCountNotIn", "attemptCountGT", "attemptCountGTE", "attemptCountLT", "attemptCountLTE", "claimedUntil", "claimedUntilNEQ", "claimedUntilIn", "claimedUntilNotIn", "claimedUntilGT", "claimedUntilGTE", "claimedUntilLT", "claimedUntilLTE", "claimedUntilIsNil", "claimedUntilNotNil", "paymentIntentID", "paymentIntentIDNEQ", "paymentIntentIDIn", "paymentIntentIDNotIn", "paymentIntentIDGT", "paymentIntentIDGTE", "paymentIntentIDLT", "paymentIntentIDLTE", "paymentIntentIDContains", "paymentIntentIDHasPrefix", "paymentIntentIDHasSuffix", "paymentIntentIDIsNil", "paymentIntentIDNotNil", "paymentIntentIDEqualFold", "paymentIntentIDContainsFold", "paymentMethodID", "paymentMethodIDNEQ", "paymentMethodIDIn", "paymentMethodIDNotIn", "paymentMethodIDGT", "paymentMethodIDGTE", "paymentMethodIDLT", "paymentMethodIDLTE", "paymentMethodIDContains", "paymentMethodIDHasPrefix", "paymentMethodIDHasSuffix", "paymentMethodIDIsNil", "paymentMethodIDNotNil", "paymentMethodIDEqualFold", "paymentMethodIDContainsFold", "merchantConnectorID", "merchantConnectorIDNEQ", "merchantConnectorIDIn", "merchantConnectorIDNotIn", "merchantConnectorIDGT", "merchantConnectorIDGTE", "merchantConnectorIDLT", "merchantConnectorIDLTE", "merchantConnectorIDContains", "merchantConnectorIDHasPrefix", "merchantConnectorIDHasSuffix", "merchantConnectorIDIsNil", "merchantConnectorIDNotNil", "merchantConnectorIDEqualFold", "merchantConnectorIDContainsFold", "billingProcessorInvoiceID", "billingProcessorInvoiceIDNEQ", "billingProcessorInvoiceIDIn", "billingProcessorInvoiceIDNotIn", "billingProcessorInvoiceIDGT", "billingProcessorInvoiceIDGTE", "billingProcessorInvoiceIDLT", "billingProcessorInvoiceIDLTE", "billingProcessorInvoiceIDContains", "billingProcessorInvoiceIDHasPrefix", "billingProcessorInvoiceIDHasSuffix", "billingProcessorInvoiceIDIsNil", "billingProcessorInvoiceIDNotNil", "billingProcessorInvoiceIDEqualFold", "billingProcessorInvoiceIDContainsFold", "paidAt", "paidAtNEQ", "paidAtIn", "paidAtNotIn", "paidAtGT", "paidAtGTE", "paidAtLT", "paidAtLTE", "paidAtIsNil", "paidAtNotNil", "hasSubscription", "hasSubscriptionWith"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "not":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("not"))
+			data, err := ec.unmarshalOInvoiceWhereInput2ᚖswitchyardᚋentᚐInvoiceWhereInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Not = data
+		case "and":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("and"))
+			data, err := ec.unmarshalOInvoiceWhereInput2ᚕᚖswitchyardᚋentᚐInvoiceWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.And = data
+		case "or":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("or"))
+			data, err := ec.unmarshalOInvoiceWhereInput2ᚕᚖswitchyardᚋentᚐInvoiceWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Or = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "idNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNEQ = data
+		case "idIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDIn = data
+		case "idNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNotIn = data
+		case "idGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGT = data
+		case "idGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGTE = data
+		case "idLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLT = data
+		case "idLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLTE = data
+		case "idEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idEqualFold"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDEqualFold = data
+		case "idContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idContainsFold"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDContainsFold = data
+		case "merchantID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantID = data
+		case "merchantIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDNEQ = data
+		case "merchantIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDIn = data
+		case "merchantIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDNotIn = data
+		case "merchantIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDGT = data
+		case "merchantIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDGTE = data
+		case "merchantIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDLT = data
+		case "merchantIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDLTE = data
+		case "merchantIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDContains = data
+		case "merchantIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDHasPrefix = data
+		case "merchantIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDHasSuffix = data
+		case "merchantIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDEqualFold = data
+		case "merchantIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDContainsFold = data
+		case "createdAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAt = data
+		case "createdAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNEQ = data
+		case "createdAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtIn = data
+		case "createdAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNotIn = data
+		case "createdAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGT = data
+		case "createdAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGTE = data
+		case "createdAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLT = data
+		case "createdAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLTE = data
+		case "modifiedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAt = data
+		case "modifiedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtNEQ = data
+		case "modifiedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtIn = data
+		case "modifiedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtNotIn = data
+		case "modifiedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtGT = data
+		case "modifiedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtGTE = data
+		case "modifiedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtLT = data
+		case "modifiedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtLTE = data
+		case "errorCode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCode"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCode = data
+		case "errorCodeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeNEQ = data
+		case "errorCodeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeIn = data
+		case "errorCodeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeNotIn = data
+		case "errorCodeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeGT = data
+		case "errorCodeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeGTE = data
+		case "errorCodeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeLT = data
+		case "errorCodeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeLTE = data
+		case "errorCodeContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeContains = data
+		case "errorCodeHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeHasPrefix = data
+		case "errorCodeHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeHasSuffix = data
+		case "errorCodeIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeIsNil = data
+		case "errorCodeNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeNotNil = data
+		case "errorCodeEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeEqualFold = data
+		case "errorCodeContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorCodeContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorCodeContainsFold = data
+		case "errorMessage":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessage"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessage = data
+		case "errorMessageNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageNEQ = data
+		case "errorMessageIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageIn = data
+		case "errorMessageNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageNotIn = data
+		case "errorMessageGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageGT = data
+		case "errorMessageGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageGTE = data
+		case "errorMessageLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageLT = data
+		case "errorMessageLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageLTE = data
+		case "errorMessageContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageContains = data
+		case "errorMessageHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageHasPrefix = data
+		case "errorMessageHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageHasSuffix = data
+		case "errorMessageIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageIsNil = data
+		case "errorMessageNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageNotNil = data
+		case "errorMessageEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageEqualFold = data
+		case "errorMessageContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorMessageContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorMessageContainsFold = data
+		case "subscriptionID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("subscriptionID"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SubscriptionID = data
+		case "subscriptionIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("subscriptionIDNEQ"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SubscriptionIDNEQ = data
+		case "subscriptionIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("subscriptionIDIn"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SubscriptionIDIn = data
+		case "subscriptionIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("subscriptionIDNotIn"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SubscriptionIDNotIn = data
+		case "subscriptionIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("subscriptionIDGT"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SubscriptionIDGT = data
+		case "subscriptionIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("subscriptionIDGTE"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SubscriptionIDGTE = data
+		case "subscriptionIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("subscriptionIDLT"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SubscriptionIDLT = data
+		case "subscriptionIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("subscriptionIDLTE"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SubscriptionIDLTE = data
+		case "subscriptionIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("subscriptionIDContains"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SubscriptionIDContains = data
+		case "subscriptionIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("subscriptionIDHasPrefix"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SubscriptionIDHasPrefix = data
+		case "subscriptionIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("subscriptionIDHasSuffix"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SubscriptionIDHasSuffix = data
+		case "subscriptionIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("subscriptionIDEqualFold"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SubscriptionIDEqualFold = data
+		case "subscriptionIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("subscriptionIDContainsFold"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SubscriptionIDContainsFold = data
+		case "profileID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileID = data
+		case "profileIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDNEQ = data
+		case "profileIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDIn = data
+		case "profileIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDNotIn = data
+		case "profileIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDGT = data
+		case "profileIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDGTE = data
+		case "profileIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDLT = data
+		case "profileIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDLTE = data
+		case "profileIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDContains = data
+		case "profileIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDHasPrefix = data
+		case "profileIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDHasSuffix = data
+		case "profileIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDEqualFold = data
+		case "profileIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("profileIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProfileIDContainsFold = data
+		case "customerID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerID = data
+		case "customerIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerIDNEQ = data
+		case "customerIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerIDIn = data
+		case "customerIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerIDNotIn = data
+		case "customerIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerIDGT = data
+		case "customerIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerIDGTE = data
+		case "customerIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerIDLT = data
+		case "customerIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerIDLTE = data
+		case "customerIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerIDContains = data
+		case "customerIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerIDHasPrefix = data
+		case "customerIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerIDHasSuffix = data
+		case "customerIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerIDEqualFold = data
+		case "customerIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("customerIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CustomerIDContainsFold = data
+		case "amount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Amount = data
+		case "amountNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountNEQ = data
+		case "amountIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountIn = data
+		case "amountNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountNotIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountNotIn = data
+		case "amountGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountGT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountGT = data
+		case "amountGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountGTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountGTE = data
+		case "amountLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountLT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountLT = data
+		case "amountLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountLTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountLTE = data
+		case "currency":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currency"))
+			data, err := ec.unmarshalOInvoiceCurrency2ᚖswitchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Currency = data
+		case "currencyNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyNEQ"))
+			data, err := ec.unmarshalOInvoiceCurrency2ᚖswitchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyNEQ = data
+		case "currencyIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyIn"))
+			data, err := ec.unmarshalOInvoiceCurrency2ᚕswitchyardᚋentᚋschemaᚋschematypeᚐCurrencyᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyIn = data
+		case "currencyNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyNotIn"))
+			data, err := ec.unmarshalOInvoiceCurrency2ᚕswitchyardᚋentᚋschemaᚋschematypeᚐCurrencyᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyNotIn = data
+		case "status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
+			data, err := ec.unmarshalOInvoiceStatus2ᚖswitchyardᚋentᚋinvoiceᚐStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Status = data
+		case "statusNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusNEQ"))
+			data, err := ec.unmarshalOInvoiceStatus2ᚖswitchyardᚋentᚋinvoiceᚐStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusNEQ = data
+		case "statusIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusIn"))
+			data, err := ec.unmarshalOInvoiceStatus2ᚕswitchyardᚋentᚋinvoiceᚐStatusᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusIn = data
+		case "statusNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusNotIn"))
+			data, err := ec.unmarshalOInvoiceStatus2ᚕswitchyardᚋentᚋinvoiceᚐStatusᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusNotIn = data
+		case "periodStart":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("periodStart"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PeriodStart = data
+		case "periodStartNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("periodStartNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PeriodStartNEQ = data
+		case "periodStartIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("periodStartIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PeriodStartIn = data
+		case "periodStartNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("periodStartNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PeriodStartNotIn = data
+		case "periodStartGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("periodStartGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PeriodStartGT = data
+		case "periodStartGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("periodStartGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PeriodStartGTE = data
+		case "periodStartLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("periodStartLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PeriodStartLT = data
+		case "periodStartLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("periodStartLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PeriodStartLTE = data
+		case "periodEnd":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("periodEnd"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PeriodEnd = data
+		case "periodEndNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("periodEndNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PeriodEndNEQ = data
+		case "periodEndIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("periodEndIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PeriodEndIn = data
+		case "periodEndNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("periodEndNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PeriodEndNotIn = data
+		case "periodEndGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("periodEndGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PeriodEndGT = data
+		case "periodEndGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("periodEndGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PeriodEndGTE = data
+		case "periodEndLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("periodEndLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PeriodEndLT = data
+		case "periodEndLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("periodEndLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PeriodEndLTE = data
+		case "dueAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("dueAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DueAt = data
+		case "dueAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("dueAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DueAtNEQ = data
+		case "dueAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("dueAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DueAtIn = data
+		case "dueAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("dueAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DueAtNotIn = data
+		case "dueAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("dueAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DueAtGT = data
+		case "dueAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("dueAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DueAtGTE = data
+		case "dueAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("dueAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DueAtLT = data
+		case "dueAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("dueAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DueAtLTE = data
+		case "testClockID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("testClockID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TestClockID = data
+		case "testClockIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("testClockIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TestClockIDNEQ = data
+		case "testClockIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("testClockIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TestClockIDIn = data
+		case "testClockIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("testClockIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TestClockIDNotIn = data
+		case "testClockIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("testClockIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TestClockIDGT = data
+		case "testClockIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("testClockIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TestClockIDGTE = data
+		case "testClockIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("testClockIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TestClockIDLT = data
+		case "testClockIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("testClockIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TestClockIDLTE = data
+		case "testClockIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("testClockIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TestClockIDContains = data
+		case "testClockIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("testClockIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TestClockIDHasPrefix = data
+		case "testClockIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("testClockIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TestClockIDHasSuffix = data
+		case "testClockIDIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("testClockIDIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TestClockIDIsNil = data
+		case "testClockIDNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("testClockIDNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TestClockIDNotNil = data
+		case "testClockIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("testClockIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TestClockIDEqualFold = data
+		case "testClockIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("testClockIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TestClockIDContainsFold = data
+		case "attemptCount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptCount"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptCount = data
+		case "attemptCountNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptCountNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptCountNEQ = data
+		case "attemptCountIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptCountIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptCountIn = data
+		case "attemptCountNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptCountNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptCountNotIn = data
+		case "attemptCountGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptCountGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptCountGT = data
+		case "attemptCountGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptCountGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptCountGTE = data
+		case "attemptCountLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptCountLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptCountLT = data
+		case "attemptCountLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attemptCountLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AttemptCountLTE = data
+		case "claimedUntil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("claimedUntil"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClaimedUntil = data
+		case "claimedUntilNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("claimedUntilNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClaimedUntilNEQ = data
+		case "claimedUntilIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("claimedUntilIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClaimedUntilIn = data
+		case "claimedUntilNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("claimedUntilNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClaimedUntilNotIn = data
+		case "claimedUntilGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("claimedUntilGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClaimedUntilGT = data
+		case "claimedUntilGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("claimedUntilGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClaimedUntilGTE = data
+		case "claimedUntilLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("claimedUntilLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClaimedUntilLT = data
+		case "claimedUntilLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("claimedUntilLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClaimedUntilLTE = data
+		case "claimedUntilIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("claimedUntilIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClaimedUntilIsNil = data
+		case "claimedUntilNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("claimedUntilNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ClaimedUntilNotNil = data
+		case "paymentIntentID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentIntentID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentIntentID = data
+		case "paymentIntentIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentIntentIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentIntentIDNEQ = data
+		case "paymentIntentIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentIntentIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentIntentIDIn = data
+		case "paymentIntentIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentIntentIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentIntentIDNotIn = data
+		case "paymentIntentIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentIntentIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentIntentIDGT = data
+		case "paymentIntentIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentIntentIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentIntentIDGTE = data
+		case "paymentIntentIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentIntentIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentIntentIDLT = data
+		case "paymentIntentIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentIntentIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentIntentIDLTE = data
+		case "paymentIntentIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentIntentIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentIntentIDContains = data
+		case "paymentIntentIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentIntentIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentIntentIDHasPrefix = data
+		case "paymentIntentIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentIntentIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentIntentIDHasSuffix = data
+		case "paymentIntentIDIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentIntentIDIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentIntentIDIsNil = data
+		case "paymentIntentIDNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentIntentIDNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentIntentIDNotNil = data
+		case "paymentIntentIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentIntentIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentIntentIDEqualFold = data
+		case "paymentIntentIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentIntentIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentIntentIDContainsFold = data
+		case "paymentMethodID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethodID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethodID = data
+		case "paymentMethodIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethodIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethodIDNEQ = data
+		case "paymentMethodIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethodIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethodIDIn = data
+		case "paymentMethodIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethodIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethodIDNotIn = data
+		case "paymentMethodIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethodIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethodIDGT = data
+		case "paymentMethodIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethodIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethodIDGTE = data
+		case "paymentMethodIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethodIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethodIDLT = data
+		case "paymentMethodIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethodIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethodIDLTE = data
+		case "paymentMethodIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethodIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethodIDContains = data
+		case "paymentMethodIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethodIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethodIDHasPrefix = data
+		case "paymentMethodIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethodIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethodIDHasSuffix = data
+		case "paymentMethodIDIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethodIDIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethodIDIsNil = data
+		case "paymentMethodIDNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethodIDNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethodIDNotNil = data
+		case "paymentMethodIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethodIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethodIDEqualFold = data
+		case "paymentMethodIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paymentMethodIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaymentMethodIDContainsFold = data
+		case "merchantConnectorID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorID = data
+		case "merchantConnectorIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDNEQ = data
+		case "merchantConnectorIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDIn = data
+		case "merchantConnectorIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDNotIn = data
+		case "merchantConnectorIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDGT = data
+		case "merchantConnectorIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDGTE = data
+		case "merchantConnectorIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDLT = data
+		case "merchantConnectorIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDLTE = data
+		case "merchantConnectorIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDContains = data
+		case "merchantConnectorIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDHasPrefix = data
+		case "merchantConnectorIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDHasSuffix = data
+		case "merchantConnectorIDIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDIsNil = data
+		case "merchantConnectorIDNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDNotNil = data
+		case "merchantConnectorIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDEqualFold = data
+		case "merchantConnectorIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantConnectorIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantConnectorIDContainsFold = data
+		case "billingProcessorInvoiceID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("billingProcessorInvoiceID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BillingProcessorInvoiceID = data
+		case "billingProcessorInvoiceIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("billingProcessorInvoiceIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BillingProcessorInvoiceIDNEQ = data
+		case "billingProcessorInvoiceIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("billingProcessorInvoiceIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BillingProcessorInvoiceIDIn = data
+		case "billingProcessorInvoiceIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("billingProcessorInvoiceIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BillingProcessorInvoiceIDNotIn = data
+		case "billingProcessorInvoiceIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("billingProcessorInvoiceIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BillingProcessorInvoiceIDGT = data
+		case "billingProcessorInvoiceIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("billingProcessorInvoiceIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BillingProcessorInvoiceIDGTE = data
+		case "billingProcessorInvoiceIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("billingProcessorInvoiceIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BillingProcessorInvoiceIDLT = data
+		case "billingProcessorInvoiceIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("billingProcessorInvoiceIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BillingProcessorInvoiceIDLTE = data
+		case "billingProcessorInvoiceIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("billingProcessorInvoiceIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BillingProcessorInvoiceIDContains = data
+		case "billingProcessorInvoiceIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("billingProcessorInvoiceIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BillingProcessorInvoiceIDHasPrefix = data
+		case "billingProcessorInvoiceIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("billingProcessorInvoiceIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BillingProcessorInvoiceIDHasSuffix = data
+		case "billingProcessorInvoiceIDIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("billingProcessorInvoiceIDIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BillingProcessorInvoiceIDIsNil = data
+		case "billingProcessorInvoiceIDNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("billingProcessorInvoiceIDNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BillingProcessorInvoiceIDNotNil = data
+		case "billingProcessorInvoiceIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("billingProcessorInvoiceIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BillingProcessorInvoiceIDEqualFold = data
+		case "billingProcessorInvoiceIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("billingProcessorInvoiceIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.BillingProcessorInvoiceIDContainsFold = data
+		case "paidAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paidAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaidAt = data
+		case "paidAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paidAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaidAtNEQ = data
+		case "paidAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paidAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaidAtIn = data
+		case "paidAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paidAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaidAtNotIn = data
+		case "paidAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paidAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaidAtGT = data
+		case "paidAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paidAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaidAtGTE = data
+		case "paidAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paidAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaidAtLT = data
+		case "paidAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paidAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaidAtLTE = data
+		case "paidAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paidAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaidAtIsNil = data
+		case "paidAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("paidAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PaidAtNotNil = data
+		case "hasSubscription":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasSubscription"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasSubscription = data
+		case "hasSubscriptionWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasSubscriptionWith"))
+			data, err := ec.unmarshalOBillingSubscriptionWhereInput2ᚕᚖswitchyardᚋentᚐBillingSubscriptionWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasSubscriptionWith = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputItemPriceOrder(ctx context.Context, obj any) (ent.ItemPriceOrder, error) {
+	var it ent.ItemPriceOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNItemPriceOrderField2ᚖswitchyardᚋentᚐItemPriceOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputItemPriceWhereInput(ctx context.Context, obj any) (ent.ItemPriceWhereInput, error) {
+	var it ent.ItemPriceWhereInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "itemID", "itemIDNEQ", "itemIDIn", "itemIDNotIn", "itemIDGT", "itemIDGTE", "itemIDLT", "itemIDLTE", "itemIDContains", "itemIDHasPrefix", "itemIDHasSuffix", "itemIDEqualFold", "itemIDContainsFold", "amount", "amountNEQ", "amountIn", "amountNotIn", "amountGT", "amountGTE", "amountLT", "amountLTE", "currency", "currencyNEQ", "currencyIn", "currencyNotIn", "interval", "intervalNEQ", "intervalIn", "intervalNotIn", "intervalCount", "intervalCountNEQ", "intervalCountIn", "intervalCountNotIn", "intervalCountGT", "intervalCountGTE", "intervalCountLT", "intervalCountLTE", "trialPeriod", "trialPeriodNEQ", "trialPeriodIn", "trialPeriodNotIn", "trialPeriodGT", "trialPeriodGTE", "trialPeriodLT", "trialPeriodLTE", "trialPeriodIsNil", "trialPeriodNotNil", "trialPeriodUnit", "trialPeriodUnitNEQ", "trialPeriodUnitIn", "trialPeriodUnitNotIn", "trialPeriodUnitIsNil", "trialPeriodUnitNotNil", "status", "statusNEQ", "statusIn", "statusNotIn", "hasItem", "hasItemWith"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "not":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("not"))
+			data, err := ec.unmarshalOItemPriceWhereInput2ᚖswitchyardᚋentᚐItemPriceWhereInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Not = data
+		case "and":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("and"))
+			data, err := ec.unmarshalOItemPriceWhereInput2ᚕᚖswitchyardᚋentᚐItemPriceWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.And = data
+		case "or":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("or"))
+			data, err := ec.unmarshalOItemPriceWhereInput2ᚕᚖswitchyardᚋentᚐItemPriceWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Or = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "idNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNEQ = data
+		case "idIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDIn = data
+		case "idNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNotIn = data
+		case "idGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGT = data
+		case "idGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGTE = data
+		case "idLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLT = data
+		case "idLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLTE = data
+		case "idEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idEqualFold"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDEqualFold = data
+		case "idContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idContainsFold"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDContainsFold = data
+		case "merchantID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantID = data
+		case "merchantIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDNEQ = data
+		case "merchantIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDIn = data
+		case "merchantIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDNotIn = data
+		case "merchantIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDGT = data
+		case "merchantIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDGTE = data
+		case "merchantIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDLT = data
+		case "merchantIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDLTE = data
+		case "merchantIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDContains = data
+		case "merchantIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDHasPrefix = data
+		case "merchantIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDHasSuffix = data
+		case "merchantIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDEqualFold = data
+		case "merchantIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDContainsFold = data
+		case "createdAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAt = data
+		case "createdAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNEQ = data
+		case "createdAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtIn = data
+		case "createdAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNotIn = data
+		case "createdAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGT = data
+		case "createdAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGTE = data
+		case "createdAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLT = data
+		case "createdAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLTE = data
+		case "modifiedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAt = data
+		case "modifiedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtNEQ = data
+		case "modifiedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtIn = data
+		case "modifiedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtNotIn = data
+		case "modifiedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtGT = data
+		case "modifiedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtGTE = data
+		case "modifiedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtLT = data
+		case "modifiedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtLTE = data
+		case "itemID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("itemID"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ItemID = data
+		case "itemIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("itemIDNEQ"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ItemIDNEQ = data
+		case "itemIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("itemIDIn"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ItemIDIn = data
+		case "itemIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("itemIDNotIn"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ItemIDNotIn = data
+		case "itemIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("itemIDGT"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ItemIDGT = data
+		case "itemIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("itemIDGTE"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ItemIDGTE = data
+		case "itemIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("itemIDLT"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ItemIDLT = data
+		case "itemIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("itemIDLTE"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ItemIDLTE = data
+		case "itemIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("itemIDContains"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ItemIDContains = data
+		case "itemIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("itemIDHasPrefix"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ItemIDHasPrefix = data
+		case "itemIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("itemIDHasSuffix"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ItemIDHasSuffix = data
+		case "itemIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("itemIDEqualFold"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ItemIDEqualFold = data
+		case "itemIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("itemIDContainsFold"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ItemIDContainsFold = data
+		case "amount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amount"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Amount = data
+		case "amountNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountNEQ = data
+		case "amountIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountIn = data
+		case "amountNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountNotIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountNotIn = data
+		case "amountGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountGT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountGT = data
+		case "amountGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountGTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountGTE = data
+		case "amountLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountLT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountLT = data
+		case "amountLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("amountLTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AmountLTE = data
+		case "currency":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currency"))
+			data, err := ec.unmarshalOItemPriceCurrency2ᚖswitchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Currency = data
+		case "currencyNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyNEQ"))
+			data, err := ec.unmarshalOItemPriceCurrency2ᚖswitchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyNEQ = data
+		case "currencyIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyIn"))
+			data, err := ec.unmarshalOItemPriceCurrency2ᚕswitchyardᚋentᚋschemaᚋschematypeᚐCurrencyᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyIn = data
+		case "currencyNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currencyNotIn"))
+			data, err := ec.unmarshalOItemPriceCurrency2ᚕswitchyardᚋentᚋschemaᚋschematypeᚐCurrencyᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrencyNotIn = data
+		case "interval":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("interval"))
+			data, err := ec.unmarshalOItemPriceInterval2ᚖswitchyardᚋentᚋitempriceᚐInterval(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Interval = data
+		case "intervalNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("intervalNEQ"))
+			data, err := ec.unmarshalOItemPriceInterval2ᚖswitchyardᚋentᚋitempriceᚐInterval(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IntervalNEQ = data
+		case "intervalIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("intervalIn"))
+			data, err := ec.unmarshalOItemPriceInterval2ᚕswitchyardᚋentᚋitempriceᚐIntervalᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IntervalIn = data
+		case "intervalNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("intervalNotIn"))
+			data, err := ec.unmarshalOItemPriceInterval2ᚕswitchyardᚋentᚋitempriceᚐIntervalᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IntervalNotIn = data
+		case "intervalCount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("intervalCount"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IntervalCount = data
+		case "intervalCountNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("intervalCountNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IntervalCountNEQ = data
+		case "intervalCountIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("intervalCountIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IntervalCountIn = data
+		case "intervalCountNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("intervalCountNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IntervalCountNotIn = data
+		case "intervalCountGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("intervalCountGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IntervalCountGT = data
+		case "intervalCountGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("intervalCountGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IntervalCountGTE = data
+		case "intervalCountLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("intervalCountLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IntervalCountLT = data
+		case "intervalCountLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("intervalCountLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IntervalCountLTE = data
+		case "trialPeriod":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("trialPeriod"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TrialPeriod = data
+		case "trialPeriodNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("trialPeriodNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TrialPeriodNEQ = data
+		case "trialPeriodIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("trialPeriodIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TrialPeriodIn = data
+		case "trialPeriodNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("trialPeriodNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TrialPeriodNotIn = data
+		case "trialPeriodGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("trialPeriodGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TrialPeriodGT = data
+		case "trialPeriodGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("trialPeriodGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TrialPeriodGTE = data
+		case "trialPeriodLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("trialPeriodLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TrialPeriodLT = data
+		case "trialPeriodLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("trialPeriodLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TrialPeriodLTE = data
+		case "trialPeriodIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("trialPeriodIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TrialPeriodIsNil = data
+		case "trialPeriodNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("trialPeriodNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TrialPeriodNotNil = data
+		case "trialPeriodUnit":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("trialPeriodUnit"))
+			data, err := ec.unmarshalOItemPriceTrialPeriodUnit2ᚖswitchyardᚋentᚋitempriceᚐTrialPeriodUnit(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TrialPeriodUnit = data
+		case "trialPeriodUnitNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("trialPeriodUnitNEQ"))
+			data, err := ec.unmarshalOItemPriceTrialPeriodUnit2ᚖswitchyardᚋentᚋitempriceᚐTrialPeriodUnit(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TrialPeriodUnitNEQ = data
+		case "trialPeriodUnitIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("trialPeriodUnitIn"))
+			data, err := ec.unmarshalOItemPriceTrialPeriodUnit2ᚕswitchyardᚋentᚋitempriceᚐTrialPeriodUnitᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TrialPeriodUnitIn = data
+		case "trialPeriodUnitNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("trialPeriodUnitNotIn"))
+			data, err := ec.unmarshalOItemPriceTrialPeriodUnit2ᚕswitchyardᚋentᚋitempriceᚐTrialPeriodUnitᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TrialPeriodUnitNotIn = data
+		case "trialPeriodUnitIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("trialPeriodUnitIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TrialPeriodUnitIsNil = data
+		case "trialPeriodUnitNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("trialPeriodUnitNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TrialPeriodUnitNotNil = data
+		case "status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
+			data, err := ec.unmarshalOItemPriceStatus2ᚖswitchyardᚋentᚋitempriceᚐStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Status = data
+		case "statusNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusNEQ"))
+			data, err := ec.unmarshalOItemPriceStatus2ᚖswitchyardᚋentᚋitempriceᚐStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusNEQ = data
+		case "statusIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusIn"))
+			data, err := ec.unmarshalOItemPriceStatus2ᚕswitchyardᚋentᚋitempriceᚐStatusᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusIn = data
+		case "statusNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusNotIn"))
+			data, err := ec.unmarshalOItemPriceStatus2ᚕswitchyardᚋentᚋitempriceᚐStatusᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusNotIn = data
+		case "hasItem":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasItem"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasItem = data
+		case "hasItemWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasItemWith"))
+			data, err := ec.unmarshalOSubscriptionItemWhereInput2ᚕᚖswitchyardᚋentᚐSubscriptionItemWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasItemWith = data
 		}
 	}
 	return it, nil
@@ -78997,6 +91943,735 @@ func (ec *executionContext) unmarshalInputRoutingPaymentInput(ctx context.Contex
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputSubscriptionItemOrder(ctx context.Context, obj any) (ent.SubscriptionItemOrder, error) {
+	var it ent.SubscriptionItemOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNSubscriptionItemOrderField2ᚖswitchyardᚋentᚐSubscriptionItemOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputSubscriptionItemWhereInput(ctx context.Context, obj any) (ent.SubscriptionItemWhereInput, error) {
+	var it ent.SubscriptionItemWhereInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "itemType", "itemTypeNEQ", "itemTypeIn", "itemTypeNotIn", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "description", "descriptionNEQ", "descriptionIn", "descriptionNotIn", "descriptionGT", "descriptionGTE", "descriptionLT", "descriptionLTE", "descriptionContains", "descriptionHasPrefix", "descriptionHasSuffix", "descriptionIsNil", "descriptionNotNil", "descriptionEqualFold", "descriptionContainsFold", "productID", "productIDNEQ", "productIDIn", "productIDNotIn", "productIDGT", "productIDGTE", "productIDLT", "productIDLTE", "productIDContains", "productIDHasPrefix", "productIDHasSuffix", "productIDIsNil", "productIDNotNil", "productIDEqualFold", "productIDContainsFold", "status", "statusNEQ", "statusIn", "statusNotIn", "hasPrices", "hasPricesWith"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "not":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("not"))
+			data, err := ec.unmarshalOSubscriptionItemWhereInput2ᚖswitchyardᚋentᚐSubscriptionItemWhereInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Not = data
+		case "and":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("and"))
+			data, err := ec.unmarshalOSubscriptionItemWhereInput2ᚕᚖswitchyardᚋentᚐSubscriptionItemWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.And = data
+		case "or":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("or"))
+			data, err := ec.unmarshalOSubscriptionItemWhereInput2ᚕᚖswitchyardᚋentᚐSubscriptionItemWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Or = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "idNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNEQ = data
+		case "idIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDIn = data
+		case "idNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNotIn = data
+		case "idGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGT = data
+		case "idGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGTE = data
+		case "idLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLT = data
+		case "idLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLTE = data
+		case "idEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idEqualFold"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDEqualFold = data
+		case "idContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idContainsFold"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDContainsFold = data
+		case "merchantID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantID = data
+		case "merchantIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDNEQ = data
+		case "merchantIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDIn = data
+		case "merchantIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDNotIn = data
+		case "merchantIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDGT = data
+		case "merchantIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDGTE = data
+		case "merchantIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDLT = data
+		case "merchantIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDLTE = data
+		case "merchantIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDContains = data
+		case "merchantIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDHasPrefix = data
+		case "merchantIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDHasSuffix = data
+		case "merchantIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDEqualFold = data
+		case "merchantIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDContainsFold = data
+		case "createdAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAt = data
+		case "createdAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNEQ = data
+		case "createdAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtIn = data
+		case "createdAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNotIn = data
+		case "createdAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGT = data
+		case "createdAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGTE = data
+		case "createdAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLT = data
+		case "createdAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLTE = data
+		case "modifiedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAt = data
+		case "modifiedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtNEQ = data
+		case "modifiedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtIn = data
+		case "modifiedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtNotIn = data
+		case "modifiedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtGT = data
+		case "modifiedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtGTE = data
+		case "modifiedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtLT = data
+		case "modifiedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtLTE = data
+		case "itemType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("itemType"))
+			data, err := ec.unmarshalOSubscriptionItemItemType2ᚖswitchyardᚋentᚋsubscriptionitemᚐItemType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ItemType = data
+		case "itemTypeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("itemTypeNEQ"))
+			data, err := ec.unmarshalOSubscriptionItemItemType2ᚖswitchyardᚋentᚋsubscriptionitemᚐItemType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ItemTypeNEQ = data
+		case "itemTypeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("itemTypeIn"))
+			data, err := ec.unmarshalOSubscriptionItemItemType2ᚕswitchyardᚋentᚋsubscriptionitemᚐItemTypeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ItemTypeIn = data
+		case "itemTypeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("itemTypeNotIn"))
+			data, err := ec.unmarshalOSubscriptionItemItemType2ᚕswitchyardᚋentᚋsubscriptionitemᚐItemTypeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ItemTypeNotIn = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "nameNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameNEQ = data
+		case "nameIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameIn = data
+		case "nameNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameNotIn = data
+		case "nameGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameGT = data
+		case "nameGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameGTE = data
+		case "nameLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameLT = data
+		case "nameLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameLTE = data
+		case "nameContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameContains = data
+		case "nameHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameHasPrefix = data
+		case "nameHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameHasSuffix = data
+		case "nameEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameEqualFold = data
+		case "nameContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameContainsFold = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "descriptionNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionNEQ = data
+		case "descriptionIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionIn = data
+		case "descriptionNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionNotIn = data
+		case "descriptionGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionGT = data
+		case "descriptionGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionGTE = data
+		case "descriptionLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionLT = data
+		case "descriptionLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionLTE = data
+		case "descriptionContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionContains = data
+		case "descriptionHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionHasPrefix = data
+		case "descriptionHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionHasSuffix = data
+		case "descriptionIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionIsNil = data
+		case "descriptionNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionNotNil = data
+		case "descriptionEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionEqualFold = data
+		case "descriptionContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionContainsFold = data
+		case "productID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("productID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductID = data
+		case "productIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("productIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductIDNEQ = data
+		case "productIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("productIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductIDIn = data
+		case "productIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("productIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductIDNotIn = data
+		case "productIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("productIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductIDGT = data
+		case "productIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("productIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductIDGTE = data
+		case "productIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("productIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductIDLT = data
+		case "productIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("productIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductIDLTE = data
+		case "productIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("productIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductIDContains = data
+		case "productIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("productIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductIDHasPrefix = data
+		case "productIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("productIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductIDHasSuffix = data
+		case "productIDIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("productIDIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductIDIsNil = data
+		case "productIDNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("productIDNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductIDNotNil = data
+		case "productIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("productIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductIDEqualFold = data
+		case "productIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("productIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProductIDContainsFold = data
+		case "status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
+			data, err := ec.unmarshalOSubscriptionItemStatus2ᚖswitchyardᚋentᚋsubscriptionitemᚐStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Status = data
+		case "statusNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusNEQ"))
+			data, err := ec.unmarshalOSubscriptionItemStatus2ᚖswitchyardᚋentᚋsubscriptionitemᚐStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusNEQ = data
+		case "statusIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusIn"))
+			data, err := ec.unmarshalOSubscriptionItemStatus2ᚕswitchyardᚋentᚋsubscriptionitemᚐStatusᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusIn = data
+		case "statusNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusNotIn"))
+			data, err := ec.unmarshalOSubscriptionItemStatus2ᚕswitchyardᚋentᚋsubscriptionitemᚐStatusᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusNotIn = data
+		case "hasPrices":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasPrices"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasPrices = data
+		case "hasPricesWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasPricesWith"))
+			data, err := ec.unmarshalOItemPriceWhereInput2ᚕᚖswitchyardᚋentᚐItemPriceWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasPricesWith = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputSurchargeDetailsInput(ctx context.Context, obj any) (model.SurchargeDetailsInput, error) {
 	var it model.SurchargeDetailsInput
 	if obj == nil {
@@ -79029,6 +92704,553 @@ func (ec *executionContext) unmarshalInputSurchargeDetailsInput(ctx context.Cont
 				return it, err
 			}
 			it.TaxAmount = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputTestClockOrder(ctx context.Context, obj any) (ent.TestClockOrder, error) {
+	var it ent.TestClockOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNTestClockOrderField2ᚖswitchyardᚋentᚐTestClockOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputTestClockWhereInput(ctx context.Context, obj any) (ent.TestClockWhereInput, error) {
+	var it ent.TestClockWhereInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "idEqualFold", "idContainsFold", "merchantID", "merchantIDNEQ", "merchantIDIn", "merchantIDNotIn", "merchantIDGT", "merchantIDGTE", "merchantIDLT", "merchantIDLTE", "merchantIDContains", "merchantIDHasPrefix", "merchantIDHasSuffix", "merchantIDEqualFold", "merchantIDContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "modifiedAt", "modifiedAtNEQ", "modifiedAtIn", "modifiedAtNotIn", "modifiedAtGT", "modifiedAtGTE", "modifiedAtLT", "modifiedAtLTE", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameIsNil", "nameNotNil", "nameEqualFold", "nameContainsFold", "frozenTime", "frozenTimeNEQ", "frozenTimeIn", "frozenTimeNotIn", "frozenTimeGT", "frozenTimeGTE", "frozenTimeLT", "frozenTimeLTE", "status", "statusNEQ", "statusIn", "statusNotIn"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "not":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("not"))
+			data, err := ec.unmarshalOTestClockWhereInput2ᚖswitchyardᚋentᚐTestClockWhereInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Not = data
+		case "and":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("and"))
+			data, err := ec.unmarshalOTestClockWhereInput2ᚕᚖswitchyardᚋentᚐTestClockWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.And = data
+		case "or":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("or"))
+			data, err := ec.unmarshalOTestClockWhereInput2ᚕᚖswitchyardᚋentᚐTestClockWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Or = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "idNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNEQ = data
+		case "idIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDIn = data
+		case "idNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNotIn = data
+		case "idGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGT = data
+		case "idGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGTE = data
+		case "idLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLT = data
+		case "idLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLTE = data
+		case "idEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idEqualFold"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDEqualFold = data
+		case "idContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idContainsFold"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDContainsFold = data
+		case "merchantID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantID"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantID = data
+		case "merchantIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDNEQ = data
+		case "merchantIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDIn = data
+		case "merchantIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDNotIn = data
+		case "merchantIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDGT = data
+		case "merchantIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDGTE = data
+		case "merchantIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDLT = data
+		case "merchantIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDLTE = data
+		case "merchantIDContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDContains = data
+		case "merchantIDHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDHasPrefix = data
+		case "merchantIDHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDHasSuffix = data
+		case "merchantIDEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDEqualFold = data
+		case "merchantIDContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("merchantIDContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MerchantIDContainsFold = data
+		case "createdAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAt = data
+		case "createdAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNEQ = data
+		case "createdAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtIn = data
+		case "createdAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNotIn = data
+		case "createdAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGT = data
+		case "createdAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGTE = data
+		case "createdAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLT = data
+		case "createdAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLTE = data
+		case "modifiedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAt = data
+		case "modifiedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtNEQ = data
+		case "modifiedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtIn = data
+		case "modifiedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtNotIn = data
+		case "modifiedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtGT = data
+		case "modifiedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtGTE = data
+		case "modifiedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtLT = data
+		case "modifiedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("modifiedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ModifiedAtLTE = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "nameNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameNEQ = data
+		case "nameIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameIn = data
+		case "nameNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameNotIn = data
+		case "nameGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameGT = data
+		case "nameGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameGTE = data
+		case "nameLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameLT = data
+		case "nameLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameLTE = data
+		case "nameContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameContains = data
+		case "nameHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameHasPrefix = data
+		case "nameHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameHasSuffix = data
+		case "nameIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameIsNil = data
+		case "nameNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameNotNil = data
+		case "nameEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameEqualFold = data
+		case "nameContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameContainsFold = data
+		case "frozenTime":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("frozenTime"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FrozenTime = data
+		case "frozenTimeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("frozenTimeNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FrozenTimeNEQ = data
+		case "frozenTimeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("frozenTimeIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FrozenTimeIn = data
+		case "frozenTimeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("frozenTimeNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FrozenTimeNotIn = data
+		case "frozenTimeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("frozenTimeGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FrozenTimeGT = data
+		case "frozenTimeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("frozenTimeGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FrozenTimeGTE = data
+		case "frozenTimeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("frozenTimeLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FrozenTimeLT = data
+		case "frozenTimeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("frozenTimeLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FrozenTimeLTE = data
+		case "status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
+			data, err := ec.unmarshalOTestClockStatus2ᚖswitchyardᚋentᚋtestclockᚐStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Status = data
+		case "statusNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusNEQ"))
+			data, err := ec.unmarshalOTestClockStatus2ᚖswitchyardᚋentᚋtestclockᚐStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusNEQ = data
+		case "statusIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusIn"))
+			data, err := ec.unmarshalOTestClockStatus2ᚕswitchyardᚋentᚋtestclockᚐStatusᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusIn = data
+		case "statusNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusNotIn"))
+			data, err := ec.unmarshalOTestClockStatus2ᚕswitchyardᚋentᚋtestclockᚐStatusᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusNotIn = data
 		}
 	}
 	return it, nil
@@ -79694,6 +93916,16 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 	switch obj := (obj).(type) {
 	case nil:
 		return graphql.Null
+	case *ent.TestClock:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._TestClock(ctx, sel, obj)
+	case *ent.SubscriptionItem:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._SubscriptionItem(ctx, sel, obj)
 	case *ent.RoutingAlgorithm:
 		if obj == nil {
 			return graphql.Null
@@ -79749,6 +93981,16 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Mandate(ctx, sel, obj)
+	case *ent.ItemPrice:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._ItemPrice(ctx, sel, obj)
+	case *ent.Invoice:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Invoice(ctx, sel, obj)
 	case *ent.IncrementalAuthorization:
 		if obj == nil {
 			return graphql.Null
@@ -79779,11 +94021,21 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Customer(ctx, sel, obj)
+	case *ent.Coupon:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Coupon(ctx, sel, obj)
 	case *ent.Capture:
 		if obj == nil {
 			return graphql.Null
 		}
 		return ec._Capture(ctx, sel, obj)
+	case *ent.BillingSubscription:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._BillingSubscription(ctx, sel, obj)
 	case *ent.AuditEntry:
 		if obj == nil {
 			return graphql.Null
@@ -80231,6 +94483,323 @@ func (ec *executionContext) _AuditEntryEdge(ctx context.Context, sel ast.Selecti
 	return out
 }
 
+var billingSubscriptionImplementors = []string{"BillingSubscription", "Node"}
+
+func (ec *executionContext) _BillingSubscription(ctx context.Context, sel ast.SelectionSet, obj *ent.BillingSubscription) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, billingSubscriptionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BillingSubscription")
+		case "id":
+			out.Values[i] = ec._BillingSubscription_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "merchantID":
+			out.Values[i] = ec._BillingSubscription_merchantID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._BillingSubscription_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "modifiedAt":
+			out.Values[i] = ec._BillingSubscription_modifiedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "profileID":
+			out.Values[i] = ec._BillingSubscription_profileID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "customerID":
+			out.Values[i] = ec._BillingSubscription_customerID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "merchantReferenceID":
+			out.Values[i] = ec._BillingSubscription_merchantReferenceID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._BillingSubscription_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "planID":
+			out.Values[i] = ec._BillingSubscription_planID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "itemPriceID":
+			out.Values[i] = ec._BillingSubscription_itemPriceID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "couponCode":
+			out.Values[i] = ec._BillingSubscription_couponCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "couponPeriodsUsed":
+			out.Values[i] = ec._BillingSubscription_couponPeriodsUsed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "billing":
+			out.Values[i] = ec._BillingSubscription_billing(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "shipping":
+			out.Values[i] = ec._BillingSubscription_shipping(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "returnURL":
+			out.Values[i] = ec._BillingSubscription_returnURL(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "paymentMethodID":
+			out.Values[i] = ec._BillingSubscription_paymentMethodID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "mandateID":
+			out.Values[i] = ec._BillingSubscription_mandateID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "merchantConnectorID":
+			out.Values[i] = ec._BillingSubscription_merchantConnectorID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "testClockID":
+			out.Values[i] = ec._BillingSubscription_testClockID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "trialEnd":
+			out.Values[i] = ec._BillingSubscription_trialEnd(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "currentPeriodStart":
+			out.Values[i] = ec._BillingSubscription_currentPeriodStart(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "currentPeriodEnd":
+			out.Values[i] = ec._BillingSubscription_currentPeriodEnd(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "nextBillingAt":
+			out.Values[i] = ec._BillingSubscription_nextBillingAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "cancelAtPeriodEnd":
+			out.Values[i] = ec._BillingSubscription_cancelAtPeriodEnd(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "cancelAt":
+			out.Values[i] = ec._BillingSubscription_cancelAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "cancelledAt":
+			out.Values[i] = ec._BillingSubscription_cancelledAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "cancelReasonCode":
+			out.Values[i] = ec._BillingSubscription_cancelReasonCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pauseAt":
+			out.Values[i] = ec._BillingSubscription_pauseAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pausedAt":
+			out.Values[i] = ec._BillingSubscription_pausedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "resumeAt":
+			out.Values[i] = ec._BillingSubscription_resumeAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "metadata":
+			out.Values[i] = ec._BillingSubscription_metadata(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "invoices":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._BillingSubscription_invoices(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var billingSubscriptionConnectionImplementors = []string{"BillingSubscriptionConnection"}
+
+func (ec *executionContext) _BillingSubscriptionConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.BillingSubscriptionConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, billingSubscriptionConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BillingSubscriptionConnection")
+		case "edges":
+			out.Values[i] = ec._BillingSubscriptionConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._BillingSubscriptionConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._BillingSubscriptionConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var billingSubscriptionEdgeImplementors = []string{"BillingSubscriptionEdge"}
+
+func (ec *executionContext) _BillingSubscriptionEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.BillingSubscriptionEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, billingSubscriptionEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("BillingSubscriptionEdge")
+		case "node":
+			out.Values[i] = ec._BillingSubscriptionEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._BillingSubscriptionEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var captureImplementors = []string{"Capture", "Node"}
 
 func (ec *executionContext) _Capture(ctx context.Context, sel ast.SelectionSet, obj *ent.Capture) graphql.Marshaler {
@@ -80548,6 +95117,200 @@ func (ec *executionContext) _ConnectorSuccessRatePoint(ctx context.Context, sel 
 		case "successRate":
 			out.Values[i] = ec._ConnectorSuccessRatePoint_successRate(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var couponImplementors = []string{"Coupon", "Node"}
+
+func (ec *executionContext) _Coupon(ctx context.Context, sel ast.SelectionSet, obj *ent.Coupon) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, couponImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Coupon")
+		case "id":
+			out.Values[i] = ec._Coupon_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "merchantID":
+			out.Values[i] = ec._Coupon_merchantID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._Coupon_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "modifiedAt":
+			out.Values[i] = ec._Coupon_modifiedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "code":
+			out.Values[i] = ec._Coupon_code(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._Coupon_name(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "discountType":
+			out.Values[i] = ec._Coupon_discountType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "percentOffBps":
+			out.Values[i] = ec._Coupon_percentOffBps(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "amountOff":
+			out.Values[i] = ec._Coupon_amountOff(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "currency":
+			out.Values[i] = ec._Coupon_currency(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "duration":
+			out.Values[i] = ec._Coupon_duration(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "durationPeriods":
+			out.Values[i] = ec._Coupon_durationPeriods(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "validTill":
+			out.Values[i] = ec._Coupon_validTill(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._Coupon_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var couponConnectionImplementors = []string{"CouponConnection"}
+
+func (ec *executionContext) _CouponConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.CouponConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, couponConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CouponConnection")
+		case "edges":
+			out.Values[i] = ec._CouponConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._CouponConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._CouponConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var couponEdgeImplementors = []string{"CouponEdge"}
+
+func (ec *executionContext) _CouponEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.CouponEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, couponEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CouponEdge")
+		case "node":
+			out.Values[i] = ec._CouponEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._CouponEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -82581,6 +97344,505 @@ func (ec *executionContext) _InvitationPayload(ctx context.Context, sel ast.Sele
 			}
 		case "emailed":
 			out.Values[i] = ec._InvitationPayload_emailed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var invoiceImplementors = []string{"Invoice", "Node"}
+
+func (ec *executionContext) _Invoice(ctx context.Context, sel ast.SelectionSet, obj *ent.Invoice) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, invoiceImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Invoice")
+		case "id":
+			out.Values[i] = ec._Invoice_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "merchantID":
+			out.Values[i] = ec._Invoice_merchantID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._Invoice_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "modifiedAt":
+			out.Values[i] = ec._Invoice_modifiedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "errorCode":
+			out.Values[i] = ec._Invoice_errorCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "errorMessage":
+			out.Values[i] = ec._Invoice_errorMessage(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "subscriptionID":
+			out.Values[i] = ec._Invoice_subscriptionID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "profileID":
+			out.Values[i] = ec._Invoice_profileID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "customerID":
+			out.Values[i] = ec._Invoice_customerID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "amount":
+			out.Values[i] = ec._Invoice_amount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "currency":
+			out.Values[i] = ec._Invoice_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._Invoice_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "periodStart":
+			out.Values[i] = ec._Invoice_periodStart(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "periodEnd":
+			out.Values[i] = ec._Invoice_periodEnd(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "dueAt":
+			out.Values[i] = ec._Invoice_dueAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "testClockID":
+			out.Values[i] = ec._Invoice_testClockID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "attemptCount":
+			out.Values[i] = ec._Invoice_attemptCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "claimedUntil":
+			out.Values[i] = ec._Invoice_claimedUntil(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "paymentIntentID":
+			out.Values[i] = ec._Invoice_paymentIntentID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "paymentMethodID":
+			out.Values[i] = ec._Invoice_paymentMethodID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "merchantConnectorID":
+			out.Values[i] = ec._Invoice_merchantConnectorID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "billingProcessorInvoiceID":
+			out.Values[i] = ec._Invoice_billingProcessorInvoiceID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "paidAt":
+			out.Values[i] = ec._Invoice_paidAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "subscription":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Invoice_subscription(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var invoiceConnectionImplementors = []string{"InvoiceConnection"}
+
+func (ec *executionContext) _InvoiceConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.InvoiceConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, invoiceConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InvoiceConnection")
+		case "edges":
+			out.Values[i] = ec._InvoiceConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._InvoiceConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._InvoiceConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var invoiceEdgeImplementors = []string{"InvoiceEdge"}
+
+func (ec *executionContext) _InvoiceEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.InvoiceEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, invoiceEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InvoiceEdge")
+		case "node":
+			out.Values[i] = ec._InvoiceEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._InvoiceEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var itemPriceImplementors = []string{"ItemPrice", "Node"}
+
+func (ec *executionContext) _ItemPrice(ctx context.Context, sel ast.SelectionSet, obj *ent.ItemPrice) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, itemPriceImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ItemPrice")
+		case "id":
+			out.Values[i] = ec._ItemPrice_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "merchantID":
+			out.Values[i] = ec._ItemPrice_merchantID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._ItemPrice_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "modifiedAt":
+			out.Values[i] = ec._ItemPrice_modifiedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "itemID":
+			out.Values[i] = ec._ItemPrice_itemID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "amount":
+			out.Values[i] = ec._ItemPrice_amount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "currency":
+			out.Values[i] = ec._ItemPrice_currency(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "interval":
+			out.Values[i] = ec._ItemPrice_interval(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "intervalCount":
+			out.Values[i] = ec._ItemPrice_intervalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "trialPeriod":
+			out.Values[i] = ec._ItemPrice_trialPeriod(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "trialPeriodUnit":
+			out.Values[i] = ec._ItemPrice_trialPeriodUnit(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._ItemPrice_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "item":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ItemPrice_item(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var itemPriceConnectionImplementors = []string{"ItemPriceConnection"}
+
+func (ec *executionContext) _ItemPriceConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.ItemPriceConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, itemPriceConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ItemPriceConnection")
+		case "edges":
+			out.Values[i] = ec._ItemPriceConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._ItemPriceConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._ItemPriceConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var itemPriceEdgeImplementors = []string{"ItemPriceEdge"}
+
+func (ec *executionContext) _ItemPriceEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.ItemPriceEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, itemPriceEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ItemPriceEdge")
+		case "node":
+			out.Values[i] = ec._ItemPriceEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._ItemPriceEdge_cursor(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -88892,6 +104154,377 @@ func (ec *executionContext) _Subscription(ctx context.Context, sel ast.Selection
 	}
 }
 
+var subscriptionItemImplementors = []string{"SubscriptionItem", "Node"}
+
+func (ec *executionContext) _SubscriptionItem(ctx context.Context, sel ast.SelectionSet, obj *ent.SubscriptionItem) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, subscriptionItemImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SubscriptionItem")
+		case "id":
+			out.Values[i] = ec._SubscriptionItem_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "merchantID":
+			out.Values[i] = ec._SubscriptionItem_merchantID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._SubscriptionItem_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "modifiedAt":
+			out.Values[i] = ec._SubscriptionItem_modifiedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "itemType":
+			out.Values[i] = ec._SubscriptionItem_itemType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "name":
+			out.Values[i] = ec._SubscriptionItem_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "description":
+			out.Values[i] = ec._SubscriptionItem_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "productID":
+			out.Values[i] = ec._SubscriptionItem_productID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._SubscriptionItem_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "metadata":
+			out.Values[i] = ec._SubscriptionItem_metadata(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "prices":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._SubscriptionItem_prices(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var subscriptionItemConnectionImplementors = []string{"SubscriptionItemConnection"}
+
+func (ec *executionContext) _SubscriptionItemConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.SubscriptionItemConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, subscriptionItemConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SubscriptionItemConnection")
+		case "edges":
+			out.Values[i] = ec._SubscriptionItemConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._SubscriptionItemConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._SubscriptionItemConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var subscriptionItemEdgeImplementors = []string{"SubscriptionItemEdge"}
+
+func (ec *executionContext) _SubscriptionItemEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.SubscriptionItemEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, subscriptionItemEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SubscriptionItemEdge")
+		case "node":
+			out.Values[i] = ec._SubscriptionItemEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._SubscriptionItemEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var testClockImplementors = []string{"TestClock", "Node"}
+
+func (ec *executionContext) _TestClock(ctx context.Context, sel ast.SelectionSet, obj *ent.TestClock) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, testClockImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TestClock")
+		case "id":
+			out.Values[i] = ec._TestClock_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "merchantID":
+			out.Values[i] = ec._TestClock_merchantID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._TestClock_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "modifiedAt":
+			out.Values[i] = ec._TestClock_modifiedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._TestClock_name(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "frozenTime":
+			out.Values[i] = ec._TestClock_frozenTime(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._TestClock_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var testClockConnectionImplementors = []string{"TestClockConnection"}
+
+func (ec *executionContext) _TestClockConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.TestClockConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, testClockConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TestClockConnection")
+		case "edges":
+			out.Values[i] = ec._TestClockConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._TestClockConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._TestClockConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var testClockEdgeImplementors = []string{"TestClockEdge"}
+
+func (ec *executionContext) _TestClockEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.TestClockEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, testClockEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TestClockEdge")
+		case "node":
+			out.Values[i] = ec._TestClockEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._TestClockEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var userImplementors = []string{"User"}
 
 func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj *ent.User) graphql.Marshaler {
@@ -89560,6 +105193,47 @@ func (ec *executionContext) unmarshalNAuditEntryWhereInput2ᚖswitchyardᚋent�
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNBillingSubscription2ᚖswitchyardᚋentᚐBillingSubscription(ctx context.Context, sel ast.SelectionSet, v *ent.BillingSubscription) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._BillingSubscription(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNBillingSubscriptionOrderField2ᚖswitchyardᚋentᚐBillingSubscriptionOrderField(ctx context.Context, v any) (*ent.BillingSubscriptionOrderField, error) {
+	var res = new(ent.BillingSubscriptionOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNBillingSubscriptionOrderField2ᚖswitchyardᚋentᚐBillingSubscriptionOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.BillingSubscriptionOrderField) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalNBillingSubscriptionStatus2switchyardᚋentᚋbillingsubscriptionᚐStatus(ctx context.Context, v any) (billingsubscription.Status, error) {
+	var res billingsubscription.Status
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNBillingSubscriptionStatus2switchyardᚋentᚋbillingsubscriptionᚐStatus(ctx context.Context, sel ast.SelectionSet, v billingsubscription.Status) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNBillingSubscriptionWhereInput2ᚖswitchyardᚋentᚐBillingSubscriptionWhereInput(ctx context.Context, v any) (*ent.BillingSubscriptionWhereInput, error) {
+	res, err := ec.unmarshalInputBillingSubscriptionWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNBoolean2bool(ctx context.Context, v any) (bool, error) {
 	res, err := graphql.UnmarshalBoolean(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -89687,6 +105361,67 @@ func (ec *executionContext) marshalNConnectorSuccessRatePoint2ᚖswitchyardᚋpa
 		return graphql.Null
 	}
 	return ec._ConnectorSuccessRatePoint(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNCouponCurrency2switchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx context.Context, v any) (schematype.Currency, error) {
+	var res schematype.Currency
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCouponCurrency2switchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx context.Context, sel ast.SelectionSet, v schematype.Currency) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNCouponDiscountType2switchyardᚋentᚋcouponᚐDiscountType(ctx context.Context, v any) (coupon.DiscountType, error) {
+	var res coupon.DiscountType
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCouponDiscountType2switchyardᚋentᚋcouponᚐDiscountType(ctx context.Context, sel ast.SelectionSet, v coupon.DiscountType) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNCouponDuration2switchyardᚋentᚋcouponᚐDuration(ctx context.Context, v any) (coupon.Duration, error) {
+	var res coupon.Duration
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCouponDuration2switchyardᚋentᚋcouponᚐDuration(ctx context.Context, sel ast.SelectionSet, v coupon.Duration) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNCouponOrderField2ᚖswitchyardᚋentᚐCouponOrderField(ctx context.Context, v any) (*ent.CouponOrderField, error) {
+	var res = new(ent.CouponOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCouponOrderField2ᚖswitchyardᚋentᚐCouponOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.CouponOrderField) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalNCouponStatus2switchyardᚋentᚋcouponᚐStatus(ctx context.Context, v any) (coupon.Status, error) {
+	var res coupon.Status
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCouponStatus2switchyardᚋentᚋcouponᚐStatus(ctx context.Context, sel ast.SelectionSet, v coupon.Status) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNCouponWhereInput2ᚖswitchyardᚋentᚐCouponWhereInput(ctx context.Context, v any) (*ent.CouponWhereInput, error) {
+	res, err := ec.unmarshalInputCouponWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNCreateApiKeyInput2switchyardᚋgraphᚋmodelᚐCreateAPIKeyInput(ctx context.Context, v any) (model.CreateAPIKeyInput, error) {
@@ -90299,6 +106034,128 @@ func (ec *executionContext) marshalNInvitationPayload2ᚖswitchyardᚋgraphᚋmo
 		return graphql.Null
 	}
 	return ec._InvitationPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNInvoiceConnection2ᚖswitchyardᚋentᚐInvoiceConnection(ctx context.Context, sel ast.SelectionSet, v *ent.InvoiceConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._InvoiceConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNInvoiceCurrency2switchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx context.Context, v any) (schematype.Currency, error) {
+	var res schematype.Currency
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNInvoiceCurrency2switchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx context.Context, sel ast.SelectionSet, v schematype.Currency) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNInvoiceOrderField2ᚖswitchyardᚋentᚐInvoiceOrderField(ctx context.Context, v any) (*ent.InvoiceOrderField, error) {
+	var res = new(ent.InvoiceOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNInvoiceOrderField2ᚖswitchyardᚋentᚐInvoiceOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.InvoiceOrderField) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalNInvoiceStatus2switchyardᚋentᚋinvoiceᚐStatus(ctx context.Context, v any) (invoice.Status, error) {
+	var res invoice.Status
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNInvoiceStatus2switchyardᚋentᚋinvoiceᚐStatus(ctx context.Context, sel ast.SelectionSet, v invoice.Status) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNInvoiceWhereInput2ᚖswitchyardᚋentᚐInvoiceWhereInput(ctx context.Context, v any) (*ent.InvoiceWhereInput, error) {
+	res, err := ec.unmarshalInputInvoiceWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNItemPriceConnection2ᚖswitchyardᚋentᚐItemPriceConnection(ctx context.Context, sel ast.SelectionSet, v *ent.ItemPriceConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ItemPriceConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNItemPriceCurrency2switchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx context.Context, v any) (schematype.Currency, error) {
+	var res schematype.Currency
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNItemPriceCurrency2switchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx context.Context, sel ast.SelectionSet, v schematype.Currency) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNItemPriceInterval2switchyardᚋentᚋitempriceᚐInterval(ctx context.Context, v any) (itemprice.Interval, error) {
+	var res itemprice.Interval
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNItemPriceInterval2switchyardᚋentᚋitempriceᚐInterval(ctx context.Context, sel ast.SelectionSet, v itemprice.Interval) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNItemPriceOrderField2ᚖswitchyardᚋentᚐItemPriceOrderField(ctx context.Context, v any) (*ent.ItemPriceOrderField, error) {
+	var res = new(ent.ItemPriceOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNItemPriceOrderField2ᚖswitchyardᚋentᚐItemPriceOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.ItemPriceOrderField) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalNItemPriceStatus2switchyardᚋentᚋitempriceᚐStatus(ctx context.Context, v any) (itemprice.Status, error) {
+	var res itemprice.Status
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNItemPriceStatus2switchyardᚋentᚋitempriceᚐStatus(ctx context.Context, sel ast.SelectionSet, v itemprice.Status) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNItemPriceTrialPeriodUnit2switchyardᚋentᚋitempriceᚐTrialPeriodUnit(ctx context.Context, v any) (itemprice.TrialPeriodUnit, error) {
+	var res itemprice.TrialPeriodUnit
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNItemPriceTrialPeriodUnit2switchyardᚋentᚋitempriceᚐTrialPeriodUnit(ctx context.Context, sel ast.SelectionSet, v itemprice.TrialPeriodUnit) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNItemPriceWhereInput2ᚖswitchyardᚋentᚐItemPriceWhereInput(ctx context.Context, v any) (*ent.ItemPriceWhereInput, error) {
+	res, err := ec.unmarshalInputItemPriceWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNKeyAccess2switchyardᚋgraphᚋmodelᚐKeyAccess(ctx context.Context, v any) (model.KeyAccess, error) {
@@ -91576,6 +107433,88 @@ func (ec *executionContext) marshalNString2ᚖstring(ctx context.Context, sel as
 	return res
 }
 
+func (ec *executionContext) marshalNSubscriptionItem2ᚖswitchyardᚋentᚐSubscriptionItem(ctx context.Context, sel ast.SelectionSet, v *ent.SubscriptionItem) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SubscriptionItem(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSubscriptionItemItemType2switchyardᚋentᚋsubscriptionitemᚐItemType(ctx context.Context, v any) (subscriptionitem.ItemType, error) {
+	var res subscriptionitem.ItemType
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSubscriptionItemItemType2switchyardᚋentᚋsubscriptionitemᚐItemType(ctx context.Context, sel ast.SelectionSet, v subscriptionitem.ItemType) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNSubscriptionItemOrderField2ᚖswitchyardᚋentᚐSubscriptionItemOrderField(ctx context.Context, v any) (*ent.SubscriptionItemOrderField, error) {
+	var res = new(ent.SubscriptionItemOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSubscriptionItemOrderField2ᚖswitchyardᚋentᚐSubscriptionItemOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.SubscriptionItemOrderField) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalNSubscriptionItemStatus2switchyardᚋentᚋsubscriptionitemᚐStatus(ctx context.Context, v any) (subscriptionitem.Status, error) {
+	var res subscriptionitem.Status
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSubscriptionItemStatus2switchyardᚋentᚋsubscriptionitemᚐStatus(ctx context.Context, sel ast.SelectionSet, v subscriptionitem.Status) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNSubscriptionItemWhereInput2ᚖswitchyardᚋentᚐSubscriptionItemWhereInput(ctx context.Context, v any) (*ent.SubscriptionItemWhereInput, error) {
+	res, err := ec.unmarshalInputSubscriptionItemWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNTestClockOrderField2ᚖswitchyardᚋentᚐTestClockOrderField(ctx context.Context, v any) (*ent.TestClockOrderField, error) {
+	var res = new(ent.TestClockOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNTestClockOrderField2ᚖswitchyardᚋentᚐTestClockOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.TestClockOrderField) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalNTestClockStatus2switchyardᚋentᚋtestclockᚐStatus(ctx context.Context, v any) (testclock.Status, error) {
+	var res testclock.Status
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNTestClockStatus2switchyardᚋentᚋtestclockᚐStatus(ctx context.Context, sel ast.SelectionSet, v testclock.Status) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNTestClockWhereInput2ᚖswitchyardᚋentᚐTestClockWhereInput(ctx context.Context, v any) (*ent.TestClockWhereInput, error) {
+	res, err := ec.unmarshalInputTestClockWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNTime2timeᚐTime(ctx context.Context, v any) (time.Time, error) {
 	res, err := graphql.UnmarshalTime(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -91970,6 +107909,110 @@ func (ec *executionContext) unmarshalOAuditEntryWhereInput2ᚖswitchyardᚋent�
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOBillingSubscription2ᚖswitchyardᚋentᚐBillingSubscription(ctx context.Context, sel ast.SelectionSet, v *ent.BillingSubscription) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._BillingSubscription(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOBillingSubscriptionEdge2ᚕᚖswitchyardᚋentᚐBillingSubscriptionEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.BillingSubscriptionEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOBillingSubscriptionEdge2ᚖswitchyardᚋentᚐBillingSubscriptionEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOBillingSubscriptionEdge2ᚖswitchyardᚋentᚐBillingSubscriptionEdge(ctx context.Context, sel ast.SelectionSet, v *ent.BillingSubscriptionEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._BillingSubscriptionEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOBillingSubscriptionStatus2ᚕswitchyardᚋentᚋbillingsubscriptionᚐStatusᚄ(ctx context.Context, v any) ([]billingsubscription.Status, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]billingsubscription.Status, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNBillingSubscriptionStatus2switchyardᚋentᚋbillingsubscriptionᚐStatus(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOBillingSubscriptionStatus2ᚕswitchyardᚋentᚋbillingsubscriptionᚐStatusᚄ(ctx context.Context, sel ast.SelectionSet, v []billingsubscription.Status) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNBillingSubscriptionStatus2switchyardᚋentᚋbillingsubscriptionᚐStatus(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOBillingSubscriptionStatus2ᚖswitchyardᚋentᚋbillingsubscriptionᚐStatus(ctx context.Context, v any) (*billingsubscription.Status, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(billingsubscription.Status)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOBillingSubscriptionStatus2ᚖswitchyardᚋentᚋbillingsubscriptionᚐStatus(ctx context.Context, sel ast.SelectionSet, v *billingsubscription.Status) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOBillingSubscriptionWhereInput2ᚕᚖswitchyardᚋentᚐBillingSubscriptionWhereInputᚄ(ctx context.Context, v any) ([]*ent.BillingSubscriptionWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.BillingSubscriptionWhereInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNBillingSubscriptionWhereInput2ᚖswitchyardᚋentᚐBillingSubscriptionWhereInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOBillingSubscriptionWhereInput2ᚖswitchyardᚋentᚐBillingSubscriptionWhereInput(ctx context.Context, v any) (*ent.BillingSubscriptionWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputBillingSubscriptionWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalOBoolean2bool(ctx context.Context, v any) (bool, error) {
 	res, err := graphql.UnmarshalBoolean(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -92185,6 +108228,266 @@ func (ec *executionContext) unmarshalOConfirmPayoutInput2ᚖswitchyardᚋpayment
 		return nil, nil
 	}
 	res, err := ec.unmarshalInputConfirmPayoutInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOCoupon2ᚖswitchyardᚋentᚐCoupon(ctx context.Context, sel ast.SelectionSet, v *ent.Coupon) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Coupon(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOCouponCurrency2ᚕswitchyardᚋentᚋschemaᚋschematypeᚐCurrencyᚄ(ctx context.Context, v any) ([]schematype.Currency, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]schematype.Currency, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNCouponCurrency2switchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOCouponCurrency2ᚕswitchyardᚋentᚋschemaᚋschematypeᚐCurrencyᚄ(ctx context.Context, sel ast.SelectionSet, v []schematype.Currency) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCouponCurrency2switchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOCouponCurrency2ᚖswitchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx context.Context, v any) (*schematype.Currency, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(schematype.Currency)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOCouponCurrency2ᚖswitchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx context.Context, sel ast.SelectionSet, v *schematype.Currency) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOCouponDiscountType2ᚕswitchyardᚋentᚋcouponᚐDiscountTypeᚄ(ctx context.Context, v any) ([]coupon.DiscountType, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]coupon.DiscountType, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNCouponDiscountType2switchyardᚋentᚋcouponᚐDiscountType(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOCouponDiscountType2ᚕswitchyardᚋentᚋcouponᚐDiscountTypeᚄ(ctx context.Context, sel ast.SelectionSet, v []coupon.DiscountType) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCouponDiscountType2switchyardᚋentᚋcouponᚐDiscountType(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOCouponDiscountType2ᚖswitchyardᚋentᚋcouponᚐDiscountType(ctx context.Context, v any) (*coupon.DiscountType, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(coupon.DiscountType)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOCouponDiscountType2ᚖswitchyardᚋentᚋcouponᚐDiscountType(ctx context.Context, sel ast.SelectionSet, v *coupon.DiscountType) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOCouponDuration2ᚕswitchyardᚋentᚋcouponᚐDurationᚄ(ctx context.Context, v any) ([]coupon.Duration, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]coupon.Duration, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNCouponDuration2switchyardᚋentᚋcouponᚐDuration(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOCouponDuration2ᚕswitchyardᚋentᚋcouponᚐDurationᚄ(ctx context.Context, sel ast.SelectionSet, v []coupon.Duration) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCouponDuration2switchyardᚋentᚋcouponᚐDuration(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOCouponDuration2ᚖswitchyardᚋentᚋcouponᚐDuration(ctx context.Context, v any) (*coupon.Duration, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(coupon.Duration)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOCouponDuration2ᚖswitchyardᚋentᚋcouponᚐDuration(ctx context.Context, sel ast.SelectionSet, v *coupon.Duration) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) marshalOCouponEdge2ᚕᚖswitchyardᚋentᚐCouponEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.CouponEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOCouponEdge2ᚖswitchyardᚋentᚐCouponEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOCouponEdge2ᚖswitchyardᚋentᚐCouponEdge(ctx context.Context, sel ast.SelectionSet, v *ent.CouponEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CouponEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOCouponStatus2ᚕswitchyardᚋentᚋcouponᚐStatusᚄ(ctx context.Context, v any) ([]coupon.Status, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]coupon.Status, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNCouponStatus2switchyardᚋentᚋcouponᚐStatus(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOCouponStatus2ᚕswitchyardᚋentᚋcouponᚐStatusᚄ(ctx context.Context, sel ast.SelectionSet, v []coupon.Status) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCouponStatus2switchyardᚋentᚋcouponᚐStatus(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOCouponStatus2ᚖswitchyardᚋentᚋcouponᚐStatus(ctx context.Context, v any) (*coupon.Status, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(coupon.Status)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOCouponStatus2ᚖswitchyardᚋentᚋcouponᚐStatus(ctx context.Context, sel ast.SelectionSet, v *coupon.Status) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOCouponWhereInput2ᚕᚖswitchyardᚋentᚐCouponWhereInputᚄ(ctx context.Context, v any) ([]*ent.CouponWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.CouponWhereInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNCouponWhereInput2ᚖswitchyardᚋentᚐCouponWhereInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOCouponWhereInput2ᚖswitchyardᚋentᚐCouponWhereInput(ctx context.Context, v any) (*ent.CouponWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputCouponWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -93247,6 +109550,438 @@ func (ec *executionContext) marshalOInt2ᚖint64(ctx context.Context, sel ast.Se
 	_ = ctx
 	res := graphql.MarshalInt64(*v)
 	return res
+}
+
+func (ec *executionContext) marshalOInvoice2ᚖswitchyardᚋentᚐInvoice(ctx context.Context, sel ast.SelectionSet, v *ent.Invoice) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Invoice(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOInvoiceCurrency2ᚕswitchyardᚋentᚋschemaᚋschematypeᚐCurrencyᚄ(ctx context.Context, v any) ([]schematype.Currency, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]schematype.Currency, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNInvoiceCurrency2switchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOInvoiceCurrency2ᚕswitchyardᚋentᚋschemaᚋschematypeᚐCurrencyᚄ(ctx context.Context, sel ast.SelectionSet, v []schematype.Currency) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNInvoiceCurrency2switchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOInvoiceCurrency2ᚖswitchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx context.Context, v any) (*schematype.Currency, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(schematype.Currency)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOInvoiceCurrency2ᚖswitchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx context.Context, sel ast.SelectionSet, v *schematype.Currency) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) marshalOInvoiceEdge2ᚕᚖswitchyardᚋentᚐInvoiceEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.InvoiceEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOInvoiceEdge2ᚖswitchyardᚋentᚐInvoiceEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOInvoiceEdge2ᚖswitchyardᚋentᚐInvoiceEdge(ctx context.Context, sel ast.SelectionSet, v *ent.InvoiceEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._InvoiceEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOInvoiceOrder2ᚖswitchyardᚋentᚐInvoiceOrder(ctx context.Context, v any) (*ent.InvoiceOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputInvoiceOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOInvoiceStatus2ᚕswitchyardᚋentᚋinvoiceᚐStatusᚄ(ctx context.Context, v any) ([]invoice.Status, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]invoice.Status, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNInvoiceStatus2switchyardᚋentᚋinvoiceᚐStatus(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOInvoiceStatus2ᚕswitchyardᚋentᚋinvoiceᚐStatusᚄ(ctx context.Context, sel ast.SelectionSet, v []invoice.Status) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNInvoiceStatus2switchyardᚋentᚋinvoiceᚐStatus(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOInvoiceStatus2ᚖswitchyardᚋentᚋinvoiceᚐStatus(ctx context.Context, v any) (*invoice.Status, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(invoice.Status)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOInvoiceStatus2ᚖswitchyardᚋentᚋinvoiceᚐStatus(ctx context.Context, sel ast.SelectionSet, v *invoice.Status) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOInvoiceWhereInput2ᚕᚖswitchyardᚋentᚐInvoiceWhereInputᚄ(ctx context.Context, v any) ([]*ent.InvoiceWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.InvoiceWhereInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNInvoiceWhereInput2ᚖswitchyardᚋentᚐInvoiceWhereInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOInvoiceWhereInput2ᚖswitchyardᚋentᚐInvoiceWhereInput(ctx context.Context, v any) (*ent.InvoiceWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputInvoiceWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOItemPrice2ᚖswitchyardᚋentᚐItemPrice(ctx context.Context, sel ast.SelectionSet, v *ent.ItemPrice) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ItemPrice(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOItemPriceCurrency2ᚕswitchyardᚋentᚋschemaᚋschematypeᚐCurrencyᚄ(ctx context.Context, v any) ([]schematype.Currency, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]schematype.Currency, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNItemPriceCurrency2switchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOItemPriceCurrency2ᚕswitchyardᚋentᚋschemaᚋschematypeᚐCurrencyᚄ(ctx context.Context, sel ast.SelectionSet, v []schematype.Currency) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNItemPriceCurrency2switchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOItemPriceCurrency2ᚖswitchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx context.Context, v any) (*schematype.Currency, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(schematype.Currency)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOItemPriceCurrency2ᚖswitchyardᚋentᚋschemaᚋschematypeᚐCurrency(ctx context.Context, sel ast.SelectionSet, v *schematype.Currency) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) marshalOItemPriceEdge2ᚕᚖswitchyardᚋentᚐItemPriceEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.ItemPriceEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOItemPriceEdge2ᚖswitchyardᚋentᚐItemPriceEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOItemPriceEdge2ᚖswitchyardᚋentᚐItemPriceEdge(ctx context.Context, sel ast.SelectionSet, v *ent.ItemPriceEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ItemPriceEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOItemPriceInterval2ᚕswitchyardᚋentᚋitempriceᚐIntervalᚄ(ctx context.Context, v any) ([]itemprice.Interval, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]itemprice.Interval, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNItemPriceInterval2switchyardᚋentᚋitempriceᚐInterval(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOItemPriceInterval2ᚕswitchyardᚋentᚋitempriceᚐIntervalᚄ(ctx context.Context, sel ast.SelectionSet, v []itemprice.Interval) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNItemPriceInterval2switchyardᚋentᚋitempriceᚐInterval(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOItemPriceInterval2ᚖswitchyardᚋentᚋitempriceᚐInterval(ctx context.Context, v any) (*itemprice.Interval, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(itemprice.Interval)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOItemPriceInterval2ᚖswitchyardᚋentᚋitempriceᚐInterval(ctx context.Context, sel ast.SelectionSet, v *itemprice.Interval) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOItemPriceOrder2ᚖswitchyardᚋentᚐItemPriceOrder(ctx context.Context, v any) (*ent.ItemPriceOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputItemPriceOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOItemPriceStatus2ᚕswitchyardᚋentᚋitempriceᚐStatusᚄ(ctx context.Context, v any) ([]itemprice.Status, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]itemprice.Status, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNItemPriceStatus2switchyardᚋentᚋitempriceᚐStatus(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOItemPriceStatus2ᚕswitchyardᚋentᚋitempriceᚐStatusᚄ(ctx context.Context, sel ast.SelectionSet, v []itemprice.Status) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNItemPriceStatus2switchyardᚋentᚋitempriceᚐStatus(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOItemPriceStatus2ᚖswitchyardᚋentᚋitempriceᚐStatus(ctx context.Context, v any) (*itemprice.Status, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(itemprice.Status)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOItemPriceStatus2ᚖswitchyardᚋentᚋitempriceᚐStatus(ctx context.Context, sel ast.SelectionSet, v *itemprice.Status) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOItemPriceTrialPeriodUnit2ᚕswitchyardᚋentᚋitempriceᚐTrialPeriodUnitᚄ(ctx context.Context, v any) ([]itemprice.TrialPeriodUnit, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]itemprice.TrialPeriodUnit, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNItemPriceTrialPeriodUnit2switchyardᚋentᚋitempriceᚐTrialPeriodUnit(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOItemPriceTrialPeriodUnit2ᚕswitchyardᚋentᚋitempriceᚐTrialPeriodUnitᚄ(ctx context.Context, sel ast.SelectionSet, v []itemprice.TrialPeriodUnit) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNItemPriceTrialPeriodUnit2switchyardᚋentᚋitempriceᚐTrialPeriodUnit(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOItemPriceTrialPeriodUnit2ᚖswitchyardᚋentᚋitempriceᚐTrialPeriodUnit(ctx context.Context, v any) (*itemprice.TrialPeriodUnit, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(itemprice.TrialPeriodUnit)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOItemPriceTrialPeriodUnit2ᚖswitchyardᚋentᚋitempriceᚐTrialPeriodUnit(ctx context.Context, sel ast.SelectionSet, v *itemprice.TrialPeriodUnit) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOItemPriceWhereInput2ᚕᚖswitchyardᚋentᚐItemPriceWhereInputᚄ(ctx context.Context, v any) ([]*ent.ItemPriceWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.ItemPriceWhereInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNItemPriceWhereInput2ᚖswitchyardᚋentᚐItemPriceWhereInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOItemPriceWhereInput2ᚖswitchyardᚋentᚐItemPriceWhereInput(ctx context.Context, v any) (*ent.ItemPriceWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputItemPriceWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalOMandate2ᚕᚖswitchyardᚋentᚐMandateᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Mandate) graphql.Marshaler {
@@ -96051,6 +112786,162 @@ func (ec *executionContext) marshalOString2ᚖstring(ctx context.Context, sel as
 	return res
 }
 
+func (ec *executionContext) marshalOSubscriptionItem2ᚖswitchyardᚋentᚐSubscriptionItem(ctx context.Context, sel ast.SelectionSet, v *ent.SubscriptionItem) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SubscriptionItem(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSubscriptionItemEdge2ᚕᚖswitchyardᚋentᚐSubscriptionItemEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.SubscriptionItemEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOSubscriptionItemEdge2ᚖswitchyardᚋentᚐSubscriptionItemEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOSubscriptionItemEdge2ᚖswitchyardᚋentᚐSubscriptionItemEdge(ctx context.Context, sel ast.SelectionSet, v *ent.SubscriptionItemEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SubscriptionItemEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOSubscriptionItemItemType2ᚕswitchyardᚋentᚋsubscriptionitemᚐItemTypeᚄ(ctx context.Context, v any) ([]subscriptionitem.ItemType, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]subscriptionitem.ItemType, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNSubscriptionItemItemType2switchyardᚋentᚋsubscriptionitemᚐItemType(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOSubscriptionItemItemType2ᚕswitchyardᚋentᚋsubscriptionitemᚐItemTypeᚄ(ctx context.Context, sel ast.SelectionSet, v []subscriptionitem.ItemType) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSubscriptionItemItemType2switchyardᚋentᚋsubscriptionitemᚐItemType(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOSubscriptionItemItemType2ᚖswitchyardᚋentᚋsubscriptionitemᚐItemType(ctx context.Context, v any) (*subscriptionitem.ItemType, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(subscriptionitem.ItemType)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSubscriptionItemItemType2ᚖswitchyardᚋentᚋsubscriptionitemᚐItemType(ctx context.Context, sel ast.SelectionSet, v *subscriptionitem.ItemType) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOSubscriptionItemStatus2ᚕswitchyardᚋentᚋsubscriptionitemᚐStatusᚄ(ctx context.Context, v any) ([]subscriptionitem.Status, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]subscriptionitem.Status, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNSubscriptionItemStatus2switchyardᚋentᚋsubscriptionitemᚐStatus(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOSubscriptionItemStatus2ᚕswitchyardᚋentᚋsubscriptionitemᚐStatusᚄ(ctx context.Context, sel ast.SelectionSet, v []subscriptionitem.Status) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSubscriptionItemStatus2switchyardᚋentᚋsubscriptionitemᚐStatus(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOSubscriptionItemStatus2ᚖswitchyardᚋentᚋsubscriptionitemᚐStatus(ctx context.Context, v any) (*subscriptionitem.Status, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(subscriptionitem.Status)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSubscriptionItemStatus2ᚖswitchyardᚋentᚋsubscriptionitemᚐStatus(ctx context.Context, sel ast.SelectionSet, v *subscriptionitem.Status) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOSubscriptionItemWhereInput2ᚕᚖswitchyardᚋentᚐSubscriptionItemWhereInputᚄ(ctx context.Context, v any) ([]*ent.SubscriptionItemWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.SubscriptionItemWhereInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNSubscriptionItemWhereInput2ᚖswitchyardᚋentᚐSubscriptionItemWhereInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOSubscriptionItemWhereInput2ᚖswitchyardᚋentᚐSubscriptionItemWhereInput(ctx context.Context, v any) (*ent.SubscriptionItemWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputSubscriptionItemWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalOSuccessRateBucket2ᚖswitchyardᚋgraphᚋmodelᚐSuccessRateBucket(ctx context.Context, v any) (*model.SuccessRateBucket, error) {
 	if v == nil {
 		return nil, nil
@@ -96072,6 +112963,110 @@ func (ec *executionContext) unmarshalOSurchargeDetailsInput2ᚖswitchyardᚋgrap
 		return nil, nil
 	}
 	res, err := ec.unmarshalInputSurchargeDetailsInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOTestClock2ᚖswitchyardᚋentᚐTestClock(ctx context.Context, sel ast.SelectionSet, v *ent.TestClock) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._TestClock(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOTestClockEdge2ᚕᚖswitchyardᚋentᚐTestClockEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.TestClockEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOTestClockEdge2ᚖswitchyardᚋentᚐTestClockEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOTestClockEdge2ᚖswitchyardᚋentᚐTestClockEdge(ctx context.Context, sel ast.SelectionSet, v *ent.TestClockEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._TestClockEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOTestClockStatus2ᚕswitchyardᚋentᚋtestclockᚐStatusᚄ(ctx context.Context, v any) ([]testclock.Status, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]testclock.Status, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNTestClockStatus2switchyardᚋentᚋtestclockᚐStatus(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOTestClockStatus2ᚕswitchyardᚋentᚋtestclockᚐStatusᚄ(ctx context.Context, sel ast.SelectionSet, v []testclock.Status) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTestClockStatus2switchyardᚋentᚋtestclockᚐStatus(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOTestClockStatus2ᚖswitchyardᚋentᚋtestclockᚐStatus(ctx context.Context, v any) (*testclock.Status, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(testclock.Status)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOTestClockStatus2ᚖswitchyardᚋentᚋtestclockᚐStatus(ctx context.Context, sel ast.SelectionSet, v *testclock.Status) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOTestClockWhereInput2ᚕᚖswitchyardᚋentᚐTestClockWhereInputᚄ(ctx context.Context, v any) ([]*ent.TestClockWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.TestClockWhereInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNTestClockWhereInput2ᚖswitchyardᚋentᚐTestClockWhereInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOTestClockWhereInput2ᚖswitchyardᚋentᚐTestClockWhereInput(ctx context.Context, v any) (*ent.TestClockWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputTestClockWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 

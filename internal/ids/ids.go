@@ -34,6 +34,13 @@ const (
 	AuditEntry               = "aud"
 	Payout                   = "payout"
 	PayoutAttempt            = "poa"
+	Authentication           = "authn"
+	SubscriptionItem         = "item"
+	ItemPrice                = "price"
+	Coupon                   = "coupon"
+	Subscription             = "sub"
+	Invoice                  = "invoice"
+	TestClock                = "clock"
 )
 
 // idLen base62 characters carry 24·log2(62) ≈ 142.9 bits.
