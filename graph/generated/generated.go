@@ -10820,6 +10820,13 @@ enum EventEventType @goModel(model: "switchyard/ent/event.EventType") {
   payout_expired
   payout_reversed
   invoice_paid
+  invoice_payment_failed
+  subscription_created
+  subscription_active
+  subscription_paused
+  subscription_resumed
+  subscription_cancelled
+  subscription_unpaid
 }
 """
 Ordering options for Event connections
