@@ -9,12 +9,14 @@ import (
 	"switchyard/ent"
 	"switchyard/ent/billingsubscription"
 	"switchyard/ent/coupon"
+	"switchyard/ent/migrate"
 	"switchyard/ent/schema/schematype"
 	"switchyard/internal/ids"
 	"switchyard/payments"
 	"switchyard/payments/customer"
 	"switchyard/payments/errs"
 	"switchyard/payments/txn"
+	"switchyard/payments/validate"
 )
 
 // CreateInput creates a subscription: POST /subscriptions/create, and with
@@ -51,6 +53,11 @@ type plan struct {
 	coupon *ent.Coupon
 }
 
+// subscriptionColumns are the sizes of the members a subscription keeps.
+var subscriptionColumns = validate.ColumnsOf(migrate.SubscriptionsTable, billingsubscription.FieldMerchantReferenceID,
+	billingsubscription.FieldItemPriceID, billingsubscription.FieldPlanID, billingsubscription.FieldCouponCode,
+	billingsubscription.FieldCustomerID, billingsubscription.FieldTestClockID, billingsubscription.FieldReturnURL)
+
 func (in *CreateInput) check() error {
 	switch {
 	case in.ItemPriceID == "":
@@ -58,7 +65,11 @@ func (in *CreateInput) check() error {
 	case in.CustomerID == "":
 		return errs.MissingField("customer_id")
 	}
-	return nil
+	c := subscriptionColumns
+	return validate.Lengths(c.Length("merchant_reference_id", in.MerchantReferenceID),
+		c.Length("item_price_id", &in.ItemPriceID), c.Length("plan_id", in.PlanID), c.Length("coupon_code", in.CouponCode),
+		c.Length("customer_id", &in.CustomerID), c.Length("test_clock_id", in.TestClockID),
+		validate.Length{Field: "payment_details.return_url", Value: in.Payment.ReturnURL, Max: c["return_url"]})
 }
 
 // Create makes a subscription (created), its first invoice (its amount the

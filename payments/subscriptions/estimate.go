@@ -70,7 +70,14 @@ func (s *Service) Estimate(ctx context.Context, in EstimateInput) (*Estimate, er
 		out.Amount, out.Lines = c.Amount, c.Lines
 		return out, nil
 	}
-	sub, err := s.load(ctx, s.db.Client, *in.SubscriptionID)
+	return s.estimateChange(ctx, *in.SubscriptionID, p, out)
+}
+
+// estimateChange fills out with the next invoice of subscription subID
+// were it changed to p now: the new price with the proration of the
+// change, less the subscription's coupon when the estimate names none.
+func (s *Service) estimateChange(ctx context.Context, subID string, p *plan, out *Estimate) (*Estimate, error) {
+	sub, err := s.load(ctx, s.db.Client, subID)
 	if err != nil {
 		return nil, err
 	}
@@ -88,7 +95,7 @@ func (s *Service) Estimate(ctx context.Context, in EstimateInput) (*Estimate, er
 			extra = append(extra, l)
 		}
 	}
-	if in.CouponCode == nil && sub.CouponCode != nil {
+	if out.CouponCode == nil && sub.CouponCode != nil {
 		if p.coupon, err = s.couponOf(ctx, *sub.CouponCode, out.Currency); err != nil {
 			p.coupon = nil
 		}

@@ -197,53 +197,61 @@ func (s *Service) settleRenewal(ctx context.Context, invoiceID string, attempt i
 		}
 		endsHere := sub.CancelAt != nil && !sub.CancelAt.After(inv.PeriodEnd)
 		ch := decideRenewal(sub.Status, o, attempt, s.dunning, now, endsHere)
-		invUpd := tx.Invoice.UpdateOneID(inv.ID).SetStatus(ch.Invoice)
-		if pv != nil {
-			invUpd.SetPaymentIntentID(pv.Intent.PaymentID)
-			if pv.Active != nil {
-				invUpd.SetNillablePaymentMethodID(pv.Active.PaymentMethodID).SetNillableMerchantConnectorID(pv.Active.MerchantConnectorID)
-			}
-		}
-		if ch.Wait {
-			// Looked at again once the claim lapses.
-			return txn.ErrorOrNil(invUpd.Exec(ctx), "invoice")
-		}
-		settled = true
-		invUpd.ClearClaimedUntil()
-		upd := tx.BillingSubscription.UpdateOneID(sub.ID).SetStatus(ch.Sub)
-		switch {
-		case ch.Invoice == invoice.StatusInvoicePaid:
-			invUpd.SetPaidAt(now)
-			upd.SetCurrentPeriodStart(inv.PeriodStart).SetCurrentPeriodEnd(inv.PeriodEnd)
-			if ch.NextInvoice {
-				upd.SetNextBillingAt(inv.PeriodEnd)
-			} else {
-				upd.ClearNextBillingAt()
-			}
-			if discounted(inv) {
-				upd.AddCouponPeriodsUsed(1)
-			}
-		case ch.RetryAt != nil:
-			invUpd.SetDueAt(*ch.RetryAt)
-			upd.SetNextBillingAt(*ch.RetryAt)
-		default:
-			upd.SetCancelledAt(now).ClearNextBillingAt()
-		}
-		if inv, err = invUpd.Save(ctx); err != nil {
-			return txn.Error(err, "invoice")
-		}
-		was := sub.Status
-		if sub, err = upd.Save(ctx); err != nil {
-			return txn.Error(err, "subscription")
-		}
-		if ch.NextInvoice {
-			if _, err := s.openNext(ctx, tx, sub, inv.PeriodEnd, nil); err != nil {
-				return err
-			}
-		}
-		return s.emitChange(ctx, tx, sub, inv, ch.Invoice, was != sub.Status)
+		settled = !ch.Wait
+		return s.applyRenewal(ctx, tx, sub, inv, ch, pv, now)
 	})
 	return settled, err
+}
+
+// applyRenewal writes a renewal's decision ch (and its payment pv) in tx,
+// with its events.
+func (s *Service) applyRenewal(ctx context.Context, tx *ent.Tx, sub *ent.BillingSubscription, inv *ent.Invoice,
+	ch renewalChange, pv *payments.PaymentView, now time.Time) error {
+	invUpd := tx.Invoice.UpdateOneID(inv.ID).SetStatus(ch.Invoice)
+	if pv != nil {
+		invUpd.SetPaymentIntentID(pv.Intent.PaymentID)
+		if pv.Active != nil {
+			invUpd.SetNillablePaymentMethodID(pv.Active.PaymentMethodID).SetNillableMerchantConnectorID(pv.Active.MerchantConnectorID)
+		}
+	}
+	if ch.Wait {
+		// Looked at again once the claim lapses.
+		return txn.ErrorOrNil(invUpd.Exec(ctx), "invoice")
+	}
+	invUpd.ClearClaimedUntil()
+	upd := tx.BillingSubscription.UpdateOneID(sub.ID).SetStatus(ch.Sub)
+	switch {
+	case ch.Invoice == invoice.StatusInvoicePaid:
+		invUpd.SetPaidAt(now)
+		upd.SetCurrentPeriodStart(inv.PeriodStart).SetCurrentPeriodEnd(inv.PeriodEnd)
+		if ch.NextInvoice {
+			upd.SetNextBillingAt(inv.PeriodEnd)
+		} else {
+			upd.ClearNextBillingAt()
+		}
+		if discounted(inv) {
+			upd.AddCouponPeriodsUsed(1)
+		}
+	case ch.RetryAt != nil:
+		invUpd.SetDueAt(*ch.RetryAt)
+		upd.SetNextBillingAt(*ch.RetryAt)
+	default:
+		upd.SetCancelledAt(now).ClearNextBillingAt()
+	}
+	inv, err := invUpd.Save(ctx)
+	if err != nil {
+		return txn.Error(err, "invoice")
+	}
+	was := sub.Status
+	if sub, err = upd.Save(ctx); err != nil {
+		return txn.Error(err, "subscription")
+	}
+	if ch.NextInvoice {
+		if _, err := s.openNext(ctx, tx, sub, inv.PeriodEnd, nil); err != nil {
+			return err
+		}
+	}
+	return s.emitChange(ctx, tx, sub, inv, ch.Invoice, was != sub.Status)
 }
 
 // reconcilePending brings subscriptions waiting for their first payment
