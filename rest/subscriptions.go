@@ -34,10 +34,7 @@ func registerSubscriptions(a *api, svc *subscriptions.Service) {
 		}
 		return respond(subscriptionBodyOf)(svc.Create(r.Context(), in))
 	})))
-	a.handle("POST /subscriptions/{subscription_id}/confirm", ClientOrMerchant, withBody(func(r *http.Request, req *subscriptionConfirmRequest) (any, error) {
-		if principal(r).ClientOnly && req.ClientSecret == nil {
-			return nil, errs.ErrClientSecretMissing.New()
-		}
+	a.handle("POST /subscriptions/{subscription_id}/confirm", MerchantOrAdmin, v2Route(withBody(func(r *http.Request, req *subscriptionConfirmRequest) (any, error) {
 		if req.PaymentDetails == nil {
 			return nil, errs.MissingField("payment_details")
 		}
@@ -47,7 +44,7 @@ func registerSubscriptions(a *api, svc *subscriptions.Service) {
 		}
 		return respond(subscriptionBodyOf)(svc.Confirm(r.Context(), r.PathValue("subscription_id"),
 			subscriptions.ConfirmInput{ClientSecret: req.ClientSecret, Payment: f}))
-	}))
+	})))
 	a.handle("GET /subscriptions/{subscription_id}", MerchantOrAdmin, v2Route(func(r *http.Request) (any, error) {
 		if _, _, err := subscriptionGetQuery.read(r.URL.RawQuery); err != nil {
 			return nil, err
