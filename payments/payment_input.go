@@ -58,6 +58,9 @@ type PaymentFields struct {
 	AllowedPaymentMethodTypes            []string
 	RequestIncrementalAuthorization      *string // "true", "false", "default"
 	RequestExternalThreeDSAuthentication *string // Enable, Skip
+	// ThreeDSData is the result of an authentication made outside the
+	// payment, for its authorization (sealed while it waits).
+	ThreeDSData *ExternalThreeDSData
 	EnablePartialAuthorization           *bool
 	RequestExtendedAuthorization         *bool
 	EnableOvercapture                    *bool
@@ -257,6 +260,9 @@ func (f *PaymentFields) checkClosedSets() error {
 		nonNegative("tax_on_surcharge", f.TaxOnSurcharge),
 		absoluteURL("return_url", f.ReturnURL),
 		validate.Countries.Optional("business_country", f.BusinessCountry),
+	}
+	if f.ThreeDSData != nil {
+		checks = append(checks, f.ThreeDSData.check())
 	}
 	for _, err := range checks {
 		if err != nil {
