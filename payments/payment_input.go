@@ -60,19 +60,19 @@ type PaymentFields struct {
 	RequestExternalThreeDSAuthentication *string // Enable, Skip
 	// ThreeDSData is the result of an authentication made outside the
 	// payment, for its authorization (sealed while it waits).
-	ThreeDSData *ExternalThreeDSData
-	EnablePartialAuthorization           *bool
-	RequestExtendedAuthorization         *bool
-	EnableOvercapture                    *bool
-	Force3DSChallenge                    *bool
-	IsIframeRedirectionEnabled           *bool
-	CustomerPresent                      *string
-	ApplyMitExemption                    *string
-	PaymentLinkEnabled                   *string
-	SplitTxnsEnabled                     *string
-	RoutingAlgorithmID                   *string
-	ExternalTaxCalculation               *string
-	SurchargeCalculation                 *string
+	ThreeDSData                  *ExternalThreeDSData
+	EnablePartialAuthorization   *bool
+	RequestExtendedAuthorization *bool
+	EnableOvercapture            *bool
+	Force3DSChallenge            *bool
+	IsIframeRedirectionEnabled   *bool
+	CustomerPresent              *string
+	ApplyMitExemption            *string
+	PaymentLinkEnabled           *string
+	SplitTxnsEnabled             *string
+	RoutingAlgorithmID           *string
+	ExternalTaxCalculation       *string
+	SurchargeCalculation         *string
 	// Mandate asks for a mandate to be set up with this payment
 	// (mandate_data, or a top-level customer_acceptance: resolveAcceptance).
 	Mandate *customer.MandateRequest
