@@ -122,7 +122,9 @@ func challenge(t *testing.T, c *client, r response) response {
 	if r.str("status") != "requires_customer_action" || r.str("next_action", "type") != "three_ds_invoke" {
 		t.Fatalf("no three_ds_invoke next_action: %s", r.Raw)
 	}
-	data := func(path ...string) string { return r.str(append([]string{"next_action", "three_ds_data"}, path...)...) }
+	data := func(path ...string) string {
+		return r.str(append([]string{"next_action", "three_ds_data"}, path...)...)
+	}
 	if !strings.HasSuffix(data("three_ds_authentication_url"), "/payments/"+id+"/3ds/authentication") ||
 		data("poll_config", "poll_id") != "external_authentication_"+id || data("message_version") != "2.2.0" ||
 		!strings.Contains(data("three_ds_authorize_url"), "/payments/"+id+"/"+c.srv.Demo.MerchantID+"/authorize/stripe") ||
@@ -247,7 +249,7 @@ func TestThreeDSDataCarried(t *testing.T) {
 	c := newClient(t)
 	threeDSData := func(status string) map[string]any {
 		return map[string]any{"transaction_status": status, "eci": "05", "version": "2.2.0",
-			"ds_trans_id": "f25084f0-5b16-4c0a-ae5d-b24808a95e4b",
+			"ds_trans_id":               "f25084f0-5b16-4c0a-ae5d-b24808a95e4b",
 			"authentication_cryptogram": map[string]any{"cavv": map[string]any{"authentication_cryptogram": "AAABBBCCCDDDEEEFFF0123456789="}}}
 	}
 	body := func(members map[string]any) map[string]any {
