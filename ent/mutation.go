@@ -24567,72 +24567,80 @@ func (m *MerchantConnectorAccountMutation) ResetEdge(name string) error {
 // PaymentAttemptMutation represents an operation that mutates the PaymentAttempt nodes in the graph.
 type PaymentAttemptMutation struct {
 	config
-	op                        Op
-	typ                       string
-	id                        *string
-	merchant_id               *string
-	created_at                *time.Time
-	modified_at               *time.Time
-	error_code                *string
-	error_message             *string
-	error_reason              *string
-	unified_code              *string
-	unified_message           *string
-	issuer_error_code         *string
-	issuer_error_message      *string
-	status                    *paymentattempt.Status
-	amount                    *int64
-	addamount                 *int64
-	net_amount                *int64
-	addnet_amount             *int64
-	amount_to_capture         *int64
-	addamount_to_capture      *int64
-	amount_capturable         *int64
-	addamount_capturable      *int64
-	order_tax_amount          *int64
-	addorder_tax_amount       *int64
-	surcharge_amount          *int64
-	addsurcharge_amount       *int64
-	currency                  *schematype.Currency
-	connector                 *string
-	merchant_connector_id     *string
-	routing_approach          *string
-	routing_algorithm_id      *string
-	routing_kind              *string
-	routing_rule              *string
-	routing_candidates        *[]string
-	appendrouting_candidates  []string
-	connector_transaction_id  *string
-	capture_method            *paymentattempt.CaptureMethod
-	authentication_type       *paymentattempt.AuthenticationType
-	payment_method            *string
-	payment_method_type       *string
-	payment_method_id         *string
-	card                      **schematype.CardDetails
-	payment_method_billing    **schematype.AddressWrapper
-	payment_experience        *string
-	payment_token             *string
-	mandate_id                *string
-	network_advice_code       *string
-	network_decline_code      *string
-	network_transaction_id    *string
-	cancellation_reason       *string
-	browser_info              *map[string]interface{}
-	connector_metadata        *map[string]interface{}
-	next_action               *map[string]interface{}
-	authentication_data       *map[string]interface{}
-	reference_id              *string
-	client_source             *string
-	client_version            *string
-	encoded_data              *string
-	multiple_capture_count    *int
-	addmultiple_capture_count *int
-	clearedFields             map[string]struct{}
-	payment                   *string
-	clearedpayment            bool
-	done                      bool
-	oldValue                  func(context.Context) (*PaymentAttempt, error)
-	predicates                []predicate.PaymentAttempt
+	op                              Op
+	typ                             string
+	id                              *string
+	merchant_id                     *string
+	created_at                      *time.Time
+	modified_at                     *time.Time
+	error_code                      *string
+	error_message                   *string
+	error_reason                    *string
+	unified_code                    *string
+	unified_message                 *string
+	issuer_error_code               *string
+	issuer_error_message            *string
+	status                          *paymentattempt.Status
+	amount                          *int64
+	addamount                       *int64
+	net_amount                      *int64
+	addnet_amount                   *int64
+	amount_to_capture               *int64
+	addamount_to_capture            *int64
+	amount_capturable               *int64
+	addamount_capturable            *int64
+	order_tax_amount                *int64
+	addorder_tax_amount             *int64
+	surcharge_amount                *int64
+	addsurcharge_amount             *int64
+	currency                        *schematype.Currency
+	connector                       *string
+	merchant_connector_id           *string
+	routing_approach                *string
+	routing_algorithm_id            *string
+	routing_kind                    *string
+	routing_rule                    *string
+	routing_candidates              *[]string
+	appendrouting_candidates        []string
+	connector_transaction_id        *string
+	capture_method                  *paymentattempt.CaptureMethod
+	authentication_type             *paymentattempt.AuthenticationType
+	payment_method                  *string
+	payment_method_type             *string
+	payment_method_id               *string
+	card                            **schematype.CardDetails
+	payment_method_billing          **schematype.AddressWrapper
+	payment_experience              *string
+	payment_token                   *string
+	mandate_id                      *string
+	network_advice_code             *string
+	network_decline_code            *string
+	network_transaction_id          *string
+	cancellation_reason             *string
+	browser_info                    *map[string]interface{}
+	connector_metadata              *map[string]interface{}
+	next_action                     *map[string]interface{}
+	authentication_data             *map[string]interface{}
+	reference_id                    *string
+	client_source                   *string
+	client_version                  *string
+	encoded_data                    *string
+	multiple_capture_count          *int
+	addmultiple_capture_count       *int
+	external_three_ds_status        *paymentattempt.ExternalThreeDsStatus
+	external_three_ds_flow          *paymentattempt.ExternalThreeDsFlow
+	external_three_ds_trans_status  *string
+	external_three_ds_eci           *string
+	external_three_ds_ds_trans_id   *string
+	external_three_ds_version       *string
+	external_three_ds_error_code    *string
+	external_three_ds_error_message *string
+	clearedFields                   map[string]struct{}
+	payment                         *string
+	clearedpayment                  bool
+	done                            bool
+	oldValue                        func(context.Context) (*PaymentAttempt, error)
+	predicates                      []predicate.PaymentAttempt
 }
 
 var _ ent.Mutation = (*PaymentAttemptMutation)(nil)
@@ -27232,6 +27240,398 @@ func (m *PaymentAttemptMutation) ResetMultipleCaptureCount() {
 	delete(m.clearedFields, paymentattempt.FieldMultipleCaptureCount)
 }
 
+// SetExternalThreeDsStatus sets the "external_three_ds_status" field.
+func (m *PaymentAttemptMutation) SetExternalThreeDsStatus(ptds paymentattempt.ExternalThreeDsStatus) {
+	m.external_three_ds_status = &ptds
+}
+
+// ExternalThreeDsStatus returns the value of the "external_three_ds_status" field in the mutation.
+func (m *PaymentAttemptMutation) ExternalThreeDsStatus() (r paymentattempt.ExternalThreeDsStatus, exists bool) {
+	v := m.external_three_ds_status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExternalThreeDsStatus returns the old "external_three_ds_status" field's value of the PaymentAttempt entity.
+// If the PaymentAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentAttemptMutation) OldExternalThreeDsStatus(ctx context.Context) (v *paymentattempt.ExternalThreeDsStatus, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExternalThreeDsStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExternalThreeDsStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExternalThreeDsStatus: %w", err)
+	}
+	return oldValue.ExternalThreeDsStatus, nil
+}
+
+// ClearExternalThreeDsStatus clears the value of the "external_three_ds_status" field.
+func (m *PaymentAttemptMutation) ClearExternalThreeDsStatus() {
+	m.external_three_ds_status = nil
+	m.clearedFields[paymentattempt.FieldExternalThreeDsStatus] = struct{}{}
+}
+
+// ExternalThreeDsStatusCleared returns if the "external_three_ds_status" field was cleared in this mutation.
+func (m *PaymentAttemptMutation) ExternalThreeDsStatusCleared() bool {
+	_, ok := m.clearedFields[paymentattempt.FieldExternalThreeDsStatus]
+	return ok
+}
+
+// ResetExternalThreeDsStatus resets all changes to the "external_three_ds_status" field.
+func (m *PaymentAttemptMutation) ResetExternalThreeDsStatus() {
+	m.external_three_ds_status = nil
+	delete(m.clearedFields, paymentattempt.FieldExternalThreeDsStatus)
+}
+
+// SetExternalThreeDsFlow sets the "external_three_ds_flow" field.
+func (m *PaymentAttemptMutation) SetExternalThreeDsFlow(ptdf paymentattempt.ExternalThreeDsFlow) {
+	m.external_three_ds_flow = &ptdf
+}
+
+// ExternalThreeDsFlow returns the value of the "external_three_ds_flow" field in the mutation.
+func (m *PaymentAttemptMutation) ExternalThreeDsFlow() (r paymentattempt.ExternalThreeDsFlow, exists bool) {
+	v := m.external_three_ds_flow
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExternalThreeDsFlow returns the old "external_three_ds_flow" field's value of the PaymentAttempt entity.
+// If the PaymentAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentAttemptMutation) OldExternalThreeDsFlow(ctx context.Context) (v *paymentattempt.ExternalThreeDsFlow, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExternalThreeDsFlow is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExternalThreeDsFlow requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExternalThreeDsFlow: %w", err)
+	}
+	return oldValue.ExternalThreeDsFlow, nil
+}
+
+// ClearExternalThreeDsFlow clears the value of the "external_three_ds_flow" field.
+func (m *PaymentAttemptMutation) ClearExternalThreeDsFlow() {
+	m.external_three_ds_flow = nil
+	m.clearedFields[paymentattempt.FieldExternalThreeDsFlow] = struct{}{}
+}
+
+// ExternalThreeDsFlowCleared returns if the "external_three_ds_flow" field was cleared in this mutation.
+func (m *PaymentAttemptMutation) ExternalThreeDsFlowCleared() bool {
+	_, ok := m.clearedFields[paymentattempt.FieldExternalThreeDsFlow]
+	return ok
+}
+
+// ResetExternalThreeDsFlow resets all changes to the "external_three_ds_flow" field.
+func (m *PaymentAttemptMutation) ResetExternalThreeDsFlow() {
+	m.external_three_ds_flow = nil
+	delete(m.clearedFields, paymentattempt.FieldExternalThreeDsFlow)
+}
+
+// SetExternalThreeDsTransStatus sets the "external_three_ds_trans_status" field.
+func (m *PaymentAttemptMutation) SetExternalThreeDsTransStatus(s string) {
+	m.external_three_ds_trans_status = &s
+}
+
+// ExternalThreeDsTransStatus returns the value of the "external_three_ds_trans_status" field in the mutation.
+func (m *PaymentAttemptMutation) ExternalThreeDsTransStatus() (r string, exists bool) {
+	v := m.external_three_ds_trans_status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExternalThreeDsTransStatus returns the old "external_three_ds_trans_status" field's value of the PaymentAttempt entity.
+// If the PaymentAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentAttemptMutation) OldExternalThreeDsTransStatus(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExternalThreeDsTransStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExternalThreeDsTransStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExternalThreeDsTransStatus: %w", err)
+	}
+	return oldValue.ExternalThreeDsTransStatus, nil
+}
+
+// ClearExternalThreeDsTransStatus clears the value of the "external_three_ds_trans_status" field.
+func (m *PaymentAttemptMutation) ClearExternalThreeDsTransStatus() {
+	m.external_three_ds_trans_status = nil
+	m.clearedFields[paymentattempt.FieldExternalThreeDsTransStatus] = struct{}{}
+}
+
+// ExternalThreeDsTransStatusCleared returns if the "external_three_ds_trans_status" field was cleared in this mutation.
+func (m *PaymentAttemptMutation) ExternalThreeDsTransStatusCleared() bool {
+	_, ok := m.clearedFields[paymentattempt.FieldExternalThreeDsTransStatus]
+	return ok
+}
+
+// ResetExternalThreeDsTransStatus resets all changes to the "external_three_ds_trans_status" field.
+func (m *PaymentAttemptMutation) ResetExternalThreeDsTransStatus() {
+	m.external_three_ds_trans_status = nil
+	delete(m.clearedFields, paymentattempt.FieldExternalThreeDsTransStatus)
+}
+
+// SetExternalThreeDsEci sets the "external_three_ds_eci" field.
+func (m *PaymentAttemptMutation) SetExternalThreeDsEci(s string) {
+	m.external_three_ds_eci = &s
+}
+
+// ExternalThreeDsEci returns the value of the "external_three_ds_eci" field in the mutation.
+func (m *PaymentAttemptMutation) ExternalThreeDsEci() (r string, exists bool) {
+	v := m.external_three_ds_eci
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExternalThreeDsEci returns the old "external_three_ds_eci" field's value of the PaymentAttempt entity.
+// If the PaymentAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentAttemptMutation) OldExternalThreeDsEci(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExternalThreeDsEci is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExternalThreeDsEci requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExternalThreeDsEci: %w", err)
+	}
+	return oldValue.ExternalThreeDsEci, nil
+}
+
+// ClearExternalThreeDsEci clears the value of the "external_three_ds_eci" field.
+func (m *PaymentAttemptMutation) ClearExternalThreeDsEci() {
+	m.external_three_ds_eci = nil
+	m.clearedFields[paymentattempt.FieldExternalThreeDsEci] = struct{}{}
+}
+
+// ExternalThreeDsEciCleared returns if the "external_three_ds_eci" field was cleared in this mutation.
+func (m *PaymentAttemptMutation) ExternalThreeDsEciCleared() bool {
+	_, ok := m.clearedFields[paymentattempt.FieldExternalThreeDsEci]
+	return ok
+}
+
+// ResetExternalThreeDsEci resets all changes to the "external_three_ds_eci" field.
+func (m *PaymentAttemptMutation) ResetExternalThreeDsEci() {
+	m.external_three_ds_eci = nil
+	delete(m.clearedFields, paymentattempt.FieldExternalThreeDsEci)
+}
+
+// SetExternalThreeDsDsTransID sets the "external_three_ds_ds_trans_id" field.
+func (m *PaymentAttemptMutation) SetExternalThreeDsDsTransID(s string) {
+	m.external_three_ds_ds_trans_id = &s
+}
+
+// ExternalThreeDsDsTransID returns the value of the "external_three_ds_ds_trans_id" field in the mutation.
+func (m *PaymentAttemptMutation) ExternalThreeDsDsTransID() (r string, exists bool) {
+	v := m.external_three_ds_ds_trans_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExternalThreeDsDsTransID returns the old "external_three_ds_ds_trans_id" field's value of the PaymentAttempt entity.
+// If the PaymentAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentAttemptMutation) OldExternalThreeDsDsTransID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExternalThreeDsDsTransID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExternalThreeDsDsTransID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExternalThreeDsDsTransID: %w", err)
+	}
+	return oldValue.ExternalThreeDsDsTransID, nil
+}
+
+// ClearExternalThreeDsDsTransID clears the value of the "external_three_ds_ds_trans_id" field.
+func (m *PaymentAttemptMutation) ClearExternalThreeDsDsTransID() {
+	m.external_three_ds_ds_trans_id = nil
+	m.clearedFields[paymentattempt.FieldExternalThreeDsDsTransID] = struct{}{}
+}
+
+// ExternalThreeDsDsTransIDCleared returns if the "external_three_ds_ds_trans_id" field was cleared in this mutation.
+func (m *PaymentAttemptMutation) ExternalThreeDsDsTransIDCleared() bool {
+	_, ok := m.clearedFields[paymentattempt.FieldExternalThreeDsDsTransID]
+	return ok
+}
+
+// ResetExternalThreeDsDsTransID resets all changes to the "external_three_ds_ds_trans_id" field.
+func (m *PaymentAttemptMutation) ResetExternalThreeDsDsTransID() {
+	m.external_three_ds_ds_trans_id = nil
+	delete(m.clearedFields, paymentattempt.FieldExternalThreeDsDsTransID)
+}
+
+// SetExternalThreeDsVersion sets the "external_three_ds_version" field.
+func (m *PaymentAttemptMutation) SetExternalThreeDsVersion(s string) {
+	m.external_three_ds_version = &s
+}
+
+// ExternalThreeDsVersion returns the value of the "external_three_ds_version" field in the mutation.
+func (m *PaymentAttemptMutation) ExternalThreeDsVersion() (r string, exists bool) {
+	v := m.external_three_ds_version
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExternalThreeDsVersion returns the old "external_three_ds_version" field's value of the PaymentAttempt entity.
+// If the PaymentAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentAttemptMutation) OldExternalThreeDsVersion(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExternalThreeDsVersion is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExternalThreeDsVersion requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExternalThreeDsVersion: %w", err)
+	}
+	return oldValue.ExternalThreeDsVersion, nil
+}
+
+// ClearExternalThreeDsVersion clears the value of the "external_three_ds_version" field.
+func (m *PaymentAttemptMutation) ClearExternalThreeDsVersion() {
+	m.external_three_ds_version = nil
+	m.clearedFields[paymentattempt.FieldExternalThreeDsVersion] = struct{}{}
+}
+
+// ExternalThreeDsVersionCleared returns if the "external_three_ds_version" field was cleared in this mutation.
+func (m *PaymentAttemptMutation) ExternalThreeDsVersionCleared() bool {
+	_, ok := m.clearedFields[paymentattempt.FieldExternalThreeDsVersion]
+	return ok
+}
+
+// ResetExternalThreeDsVersion resets all changes to the "external_three_ds_version" field.
+func (m *PaymentAttemptMutation) ResetExternalThreeDsVersion() {
+	m.external_three_ds_version = nil
+	delete(m.clearedFields, paymentattempt.FieldExternalThreeDsVersion)
+}
+
+// SetExternalThreeDsErrorCode sets the "external_three_ds_error_code" field.
+func (m *PaymentAttemptMutation) SetExternalThreeDsErrorCode(s string) {
+	m.external_three_ds_error_code = &s
+}
+
+// ExternalThreeDsErrorCode returns the value of the "external_three_ds_error_code" field in the mutation.
+func (m *PaymentAttemptMutation) ExternalThreeDsErrorCode() (r string, exists bool) {
+	v := m.external_three_ds_error_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExternalThreeDsErrorCode returns the old "external_three_ds_error_code" field's value of the PaymentAttempt entity.
+// If the PaymentAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentAttemptMutation) OldExternalThreeDsErrorCode(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExternalThreeDsErrorCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExternalThreeDsErrorCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExternalThreeDsErrorCode: %w", err)
+	}
+	return oldValue.ExternalThreeDsErrorCode, nil
+}
+
+// ClearExternalThreeDsErrorCode clears the value of the "external_three_ds_error_code" field.
+func (m *PaymentAttemptMutation) ClearExternalThreeDsErrorCode() {
+	m.external_three_ds_error_code = nil
+	m.clearedFields[paymentattempt.FieldExternalThreeDsErrorCode] = struct{}{}
+}
+
+// ExternalThreeDsErrorCodeCleared returns if the "external_three_ds_error_code" field was cleared in this mutation.
+func (m *PaymentAttemptMutation) ExternalThreeDsErrorCodeCleared() bool {
+	_, ok := m.clearedFields[paymentattempt.FieldExternalThreeDsErrorCode]
+	return ok
+}
+
+// ResetExternalThreeDsErrorCode resets all changes to the "external_three_ds_error_code" field.
+func (m *PaymentAttemptMutation) ResetExternalThreeDsErrorCode() {
+	m.external_three_ds_error_code = nil
+	delete(m.clearedFields, paymentattempt.FieldExternalThreeDsErrorCode)
+}
+
+// SetExternalThreeDsErrorMessage sets the "external_three_ds_error_message" field.
+func (m *PaymentAttemptMutation) SetExternalThreeDsErrorMessage(s string) {
+	m.external_three_ds_error_message = &s
+}
+
+// ExternalThreeDsErrorMessage returns the value of the "external_three_ds_error_message" field in the mutation.
+func (m *PaymentAttemptMutation) ExternalThreeDsErrorMessage() (r string, exists bool) {
+	v := m.external_three_ds_error_message
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExternalThreeDsErrorMessage returns the old "external_three_ds_error_message" field's value of the PaymentAttempt entity.
+// If the PaymentAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentAttemptMutation) OldExternalThreeDsErrorMessage(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExternalThreeDsErrorMessage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExternalThreeDsErrorMessage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExternalThreeDsErrorMessage: %w", err)
+	}
+	return oldValue.ExternalThreeDsErrorMessage, nil
+}
+
+// ClearExternalThreeDsErrorMessage clears the value of the "external_three_ds_error_message" field.
+func (m *PaymentAttemptMutation) ClearExternalThreeDsErrorMessage() {
+	m.external_three_ds_error_message = nil
+	m.clearedFields[paymentattempt.FieldExternalThreeDsErrorMessage] = struct{}{}
+}
+
+// ExternalThreeDsErrorMessageCleared returns if the "external_three_ds_error_message" field was cleared in this mutation.
+func (m *PaymentAttemptMutation) ExternalThreeDsErrorMessageCleared() bool {
+	_, ok := m.clearedFields[paymentattempt.FieldExternalThreeDsErrorMessage]
+	return ok
+}
+
+// ResetExternalThreeDsErrorMessage resets all changes to the "external_three_ds_error_message" field.
+func (m *PaymentAttemptMutation) ResetExternalThreeDsErrorMessage() {
+	m.external_three_ds_error_message = nil
+	delete(m.clearedFields, paymentattempt.FieldExternalThreeDsErrorMessage)
+}
+
 // SetPaymentID sets the "payment" edge to the PaymentIntent entity by id.
 func (m *PaymentAttemptMutation) SetPaymentID(id string) {
 	m.payment = &id
@@ -27306,7 +27706,7 @@ func (m *PaymentAttemptMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PaymentAttemptMutation) Fields() []string {
-	fields := make([]string, 0, 50)
+	fields := make([]string, 0, 58)
 	if m.merchant_id != nil {
 		fields = append(fields, paymentattempt.FieldMerchantID)
 	}
@@ -27457,6 +27857,30 @@ func (m *PaymentAttemptMutation) Fields() []string {
 	if m.multiple_capture_count != nil {
 		fields = append(fields, paymentattempt.FieldMultipleCaptureCount)
 	}
+	if m.external_three_ds_status != nil {
+		fields = append(fields, paymentattempt.FieldExternalThreeDsStatus)
+	}
+	if m.external_three_ds_flow != nil {
+		fields = append(fields, paymentattempt.FieldExternalThreeDsFlow)
+	}
+	if m.external_three_ds_trans_status != nil {
+		fields = append(fields, paymentattempt.FieldExternalThreeDsTransStatus)
+	}
+	if m.external_three_ds_eci != nil {
+		fields = append(fields, paymentattempt.FieldExternalThreeDsEci)
+	}
+	if m.external_three_ds_ds_trans_id != nil {
+		fields = append(fields, paymentattempt.FieldExternalThreeDsDsTransID)
+	}
+	if m.external_three_ds_version != nil {
+		fields = append(fields, paymentattempt.FieldExternalThreeDsVersion)
+	}
+	if m.external_three_ds_error_code != nil {
+		fields = append(fields, paymentattempt.FieldExternalThreeDsErrorCode)
+	}
+	if m.external_three_ds_error_message != nil {
+		fields = append(fields, paymentattempt.FieldExternalThreeDsErrorMessage)
+	}
 	return fields
 }
 
@@ -27565,6 +27989,22 @@ func (m *PaymentAttemptMutation) Field(name string) (ent.Value, bool) {
 		return m.EncodedData()
 	case paymentattempt.FieldMultipleCaptureCount:
 		return m.MultipleCaptureCount()
+	case paymentattempt.FieldExternalThreeDsStatus:
+		return m.ExternalThreeDsStatus()
+	case paymentattempt.FieldExternalThreeDsFlow:
+		return m.ExternalThreeDsFlow()
+	case paymentattempt.FieldExternalThreeDsTransStatus:
+		return m.ExternalThreeDsTransStatus()
+	case paymentattempt.FieldExternalThreeDsEci:
+		return m.ExternalThreeDsEci()
+	case paymentattempt.FieldExternalThreeDsDsTransID:
+		return m.ExternalThreeDsDsTransID()
+	case paymentattempt.FieldExternalThreeDsVersion:
+		return m.ExternalThreeDsVersion()
+	case paymentattempt.FieldExternalThreeDsErrorCode:
+		return m.ExternalThreeDsErrorCode()
+	case paymentattempt.FieldExternalThreeDsErrorMessage:
+		return m.ExternalThreeDsErrorMessage()
 	}
 	return nil, false
 }
@@ -27674,6 +28114,22 @@ func (m *PaymentAttemptMutation) OldField(ctx context.Context, name string) (ent
 		return m.OldEncodedData(ctx)
 	case paymentattempt.FieldMultipleCaptureCount:
 		return m.OldMultipleCaptureCount(ctx)
+	case paymentattempt.FieldExternalThreeDsStatus:
+		return m.OldExternalThreeDsStatus(ctx)
+	case paymentattempt.FieldExternalThreeDsFlow:
+		return m.OldExternalThreeDsFlow(ctx)
+	case paymentattempt.FieldExternalThreeDsTransStatus:
+		return m.OldExternalThreeDsTransStatus(ctx)
+	case paymentattempt.FieldExternalThreeDsEci:
+		return m.OldExternalThreeDsEci(ctx)
+	case paymentattempt.FieldExternalThreeDsDsTransID:
+		return m.OldExternalThreeDsDsTransID(ctx)
+	case paymentattempt.FieldExternalThreeDsVersion:
+		return m.OldExternalThreeDsVersion(ctx)
+	case paymentattempt.FieldExternalThreeDsErrorCode:
+		return m.OldExternalThreeDsErrorCode(ctx)
+	case paymentattempt.FieldExternalThreeDsErrorMessage:
+		return m.OldExternalThreeDsErrorMessage(ctx)
 	}
 	return nil, fmt.Errorf("unknown PaymentAttempt field %s", name)
 }
@@ -28033,6 +28489,62 @@ func (m *PaymentAttemptMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetMultipleCaptureCount(v)
 		return nil
+	case paymentattempt.FieldExternalThreeDsStatus:
+		v, ok := value.(paymentattempt.ExternalThreeDsStatus)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExternalThreeDsStatus(v)
+		return nil
+	case paymentattempt.FieldExternalThreeDsFlow:
+		v, ok := value.(paymentattempt.ExternalThreeDsFlow)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExternalThreeDsFlow(v)
+		return nil
+	case paymentattempt.FieldExternalThreeDsTransStatus:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExternalThreeDsTransStatus(v)
+		return nil
+	case paymentattempt.FieldExternalThreeDsEci:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExternalThreeDsEci(v)
+		return nil
+	case paymentattempt.FieldExternalThreeDsDsTransID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExternalThreeDsDsTransID(v)
+		return nil
+	case paymentattempt.FieldExternalThreeDsVersion:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExternalThreeDsVersion(v)
+		return nil
+	case paymentattempt.FieldExternalThreeDsErrorCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExternalThreeDsErrorCode(v)
+		return nil
+	case paymentattempt.FieldExternalThreeDsErrorMessage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExternalThreeDsErrorMessage(v)
+		return nil
 	}
 	return fmt.Errorf("unknown PaymentAttempt field %s", name)
 }
@@ -28273,6 +28785,30 @@ func (m *PaymentAttemptMutation) ClearedFields() []string {
 	if m.FieldCleared(paymentattempt.FieldMultipleCaptureCount) {
 		fields = append(fields, paymentattempt.FieldMultipleCaptureCount)
 	}
+	if m.FieldCleared(paymentattempt.FieldExternalThreeDsStatus) {
+		fields = append(fields, paymentattempt.FieldExternalThreeDsStatus)
+	}
+	if m.FieldCleared(paymentattempt.FieldExternalThreeDsFlow) {
+		fields = append(fields, paymentattempt.FieldExternalThreeDsFlow)
+	}
+	if m.FieldCleared(paymentattempt.FieldExternalThreeDsTransStatus) {
+		fields = append(fields, paymentattempt.FieldExternalThreeDsTransStatus)
+	}
+	if m.FieldCleared(paymentattempt.FieldExternalThreeDsEci) {
+		fields = append(fields, paymentattempt.FieldExternalThreeDsEci)
+	}
+	if m.FieldCleared(paymentattempt.FieldExternalThreeDsDsTransID) {
+		fields = append(fields, paymentattempt.FieldExternalThreeDsDsTransID)
+	}
+	if m.FieldCleared(paymentattempt.FieldExternalThreeDsVersion) {
+		fields = append(fields, paymentattempt.FieldExternalThreeDsVersion)
+	}
+	if m.FieldCleared(paymentattempt.FieldExternalThreeDsErrorCode) {
+		fields = append(fields, paymentattempt.FieldExternalThreeDsErrorCode)
+	}
+	if m.FieldCleared(paymentattempt.FieldExternalThreeDsErrorMessage) {
+		fields = append(fields, paymentattempt.FieldExternalThreeDsErrorMessage)
+	}
 	return fields
 }
 
@@ -28409,6 +28945,30 @@ func (m *PaymentAttemptMutation) ClearField(name string) error {
 		return nil
 	case paymentattempt.FieldMultipleCaptureCount:
 		m.ClearMultipleCaptureCount()
+		return nil
+	case paymentattempt.FieldExternalThreeDsStatus:
+		m.ClearExternalThreeDsStatus()
+		return nil
+	case paymentattempt.FieldExternalThreeDsFlow:
+		m.ClearExternalThreeDsFlow()
+		return nil
+	case paymentattempt.FieldExternalThreeDsTransStatus:
+		m.ClearExternalThreeDsTransStatus()
+		return nil
+	case paymentattempt.FieldExternalThreeDsEci:
+		m.ClearExternalThreeDsEci()
+		return nil
+	case paymentattempt.FieldExternalThreeDsDsTransID:
+		m.ClearExternalThreeDsDsTransID()
+		return nil
+	case paymentattempt.FieldExternalThreeDsVersion:
+		m.ClearExternalThreeDsVersion()
+		return nil
+	case paymentattempt.FieldExternalThreeDsErrorCode:
+		m.ClearExternalThreeDsErrorCode()
+		return nil
+	case paymentattempt.FieldExternalThreeDsErrorMessage:
+		m.ClearExternalThreeDsErrorMessage()
 		return nil
 	}
 	return fmt.Errorf("unknown PaymentAttempt nullable field %s", name)
@@ -28568,6 +29128,30 @@ func (m *PaymentAttemptMutation) ResetField(name string) error {
 	case paymentattempt.FieldMultipleCaptureCount:
 		m.ResetMultipleCaptureCount()
 		return nil
+	case paymentattempt.FieldExternalThreeDsStatus:
+		m.ResetExternalThreeDsStatus()
+		return nil
+	case paymentattempt.FieldExternalThreeDsFlow:
+		m.ResetExternalThreeDsFlow()
+		return nil
+	case paymentattempt.FieldExternalThreeDsTransStatus:
+		m.ResetExternalThreeDsTransStatus()
+		return nil
+	case paymentattempt.FieldExternalThreeDsEci:
+		m.ResetExternalThreeDsEci()
+		return nil
+	case paymentattempt.FieldExternalThreeDsDsTransID:
+		m.ResetExternalThreeDsDsTransID()
+		return nil
+	case paymentattempt.FieldExternalThreeDsVersion:
+		m.ResetExternalThreeDsVersion()
+		return nil
+	case paymentattempt.FieldExternalThreeDsErrorCode:
+		m.ResetExternalThreeDsErrorCode()
+		return nil
+	case paymentattempt.FieldExternalThreeDsErrorMessage:
+		m.ResetExternalThreeDsErrorMessage()
+		return nil
 	}
 	return fmt.Errorf("unknown PaymentAttempt field %s", name)
 }
@@ -28689,6 +29273,7 @@ type PaymentIntentMutation struct {
 	request_incremental_authorization        *paymentintent.RequestIncrementalAuthorization
 	split_txns_enabled                       *paymentintent.SplitTxnsEnabled
 	request_external_three_ds_authentication *paymentintent.RequestExternalThreeDsAuthentication
+	three_ds_data_sealed                     *[]byte
 	payment_type                             *paymentintent.PaymentType
 	client_secret                            *string
 	idempotency_key                          *string
@@ -30269,6 +30854,55 @@ func (m *PaymentIntentMutation) OldRequestExternalThreeDsAuthentication(ctx cont
 // ResetRequestExternalThreeDsAuthentication resets all changes to the "request_external_three_ds_authentication" field.
 func (m *PaymentIntentMutation) ResetRequestExternalThreeDsAuthentication() {
 	m.request_external_three_ds_authentication = nil
+}
+
+// SetThreeDsDataSealed sets the "three_ds_data_sealed" field.
+func (m *PaymentIntentMutation) SetThreeDsDataSealed(b []byte) {
+	m.three_ds_data_sealed = &b
+}
+
+// ThreeDsDataSealed returns the value of the "three_ds_data_sealed" field in the mutation.
+func (m *PaymentIntentMutation) ThreeDsDataSealed() (r []byte, exists bool) {
+	v := m.three_ds_data_sealed
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldThreeDsDataSealed returns the old "three_ds_data_sealed" field's value of the PaymentIntent entity.
+// If the PaymentIntent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentIntentMutation) OldThreeDsDataSealed(ctx context.Context) (v *[]byte, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldThreeDsDataSealed is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldThreeDsDataSealed requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldThreeDsDataSealed: %w", err)
+	}
+	return oldValue.ThreeDsDataSealed, nil
+}
+
+// ClearThreeDsDataSealed clears the value of the "three_ds_data_sealed" field.
+func (m *PaymentIntentMutation) ClearThreeDsDataSealed() {
+	m.three_ds_data_sealed = nil
+	m.clearedFields[paymentintent.FieldThreeDsDataSealed] = struct{}{}
+}
+
+// ThreeDsDataSealedCleared returns if the "three_ds_data_sealed" field was cleared in this mutation.
+func (m *PaymentIntentMutation) ThreeDsDataSealedCleared() bool {
+	_, ok := m.clearedFields[paymentintent.FieldThreeDsDataSealed]
+	return ok
+}
+
+// ResetThreeDsDataSealed resets all changes to the "three_ds_data_sealed" field.
+func (m *PaymentIntentMutation) ResetThreeDsDataSealed() {
+	m.three_ds_data_sealed = nil
+	delete(m.clearedFields, paymentintent.FieldThreeDsDataSealed)
 }
 
 // SetPaymentType sets the "payment_type" field.
@@ -32896,7 +33530,7 @@ func (m *PaymentIntentMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PaymentIntentMutation) Fields() []string {
-	fields := make([]string, 0, 75)
+	fields := make([]string, 0, 76)
 	if m.merchant_id != nil {
 		fields = append(fields, paymentintent.FieldMerchantID)
 	}
@@ -32986,6 +33620,9 @@ func (m *PaymentIntentMutation) Fields() []string {
 	}
 	if m.request_external_three_ds_authentication != nil {
 		fields = append(fields, paymentintent.FieldRequestExternalThreeDsAuthentication)
+	}
+	if m.three_ds_data_sealed != nil {
+		fields = append(fields, paymentintent.FieldThreeDsDataSealed)
 	}
 	if m.payment_type != nil {
 		fields = append(fields, paymentintent.FieldPaymentType)
@@ -33190,6 +33827,8 @@ func (m *PaymentIntentMutation) Field(name string) (ent.Value, bool) {
 		return m.SplitTxnsEnabled()
 	case paymentintent.FieldRequestExternalThreeDsAuthentication:
 		return m.RequestExternalThreeDsAuthentication()
+	case paymentintent.FieldThreeDsDataSealed:
+		return m.ThreeDsDataSealed()
 	case paymentintent.FieldPaymentType:
 		return m.PaymentType()
 	case paymentintent.FieldClientSecret:
@@ -33349,6 +33988,8 @@ func (m *PaymentIntentMutation) OldField(ctx context.Context, name string) (ent.
 		return m.OldSplitTxnsEnabled(ctx)
 	case paymentintent.FieldRequestExternalThreeDsAuthentication:
 		return m.OldRequestExternalThreeDsAuthentication(ctx)
+	case paymentintent.FieldThreeDsDataSealed:
+		return m.OldThreeDsDataSealed(ctx)
 	case paymentintent.FieldPaymentType:
 		return m.OldPaymentType(ctx)
 	case paymentintent.FieldClientSecret:
@@ -33657,6 +34298,13 @@ func (m *PaymentIntentMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetRequestExternalThreeDsAuthentication(v)
+		return nil
+	case paymentintent.FieldThreeDsDataSealed:
+		v, ok := value.([]byte)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetThreeDsDataSealed(v)
 		return nil
 	case paymentintent.FieldPaymentType:
 		v, ok := value.(paymentintent.PaymentType)
@@ -34186,6 +34834,9 @@ func (m *PaymentIntentMutation) ClearedFields() []string {
 	if m.FieldCleared(paymentintent.FieldOffSession) {
 		fields = append(fields, paymentintent.FieldOffSession)
 	}
+	if m.FieldCleared(paymentintent.FieldThreeDsDataSealed) {
+		fields = append(fields, paymentintent.FieldThreeDsDataSealed)
+	}
 	if m.FieldCleared(paymentintent.FieldIdempotencyKey) {
 		fields = append(fields, paymentintent.FieldIdempotencyKey)
 	}
@@ -34352,6 +35003,9 @@ func (m *PaymentIntentMutation) ClearField(name string) error {
 		return nil
 	case paymentintent.FieldOffSession:
 		m.ClearOffSession()
+		return nil
+	case paymentintent.FieldThreeDsDataSealed:
+		m.ClearThreeDsDataSealed()
 		return nil
 	case paymentintent.FieldIdempotencyKey:
 		m.ClearIdempotencyKey()
@@ -34567,6 +35221,9 @@ func (m *PaymentIntentMutation) ResetField(name string) error {
 		return nil
 	case paymentintent.FieldRequestExternalThreeDsAuthentication:
 		m.ResetRequestExternalThreeDsAuthentication()
+		return nil
+	case paymentintent.FieldThreeDsDataSealed:
+		m.ResetThreeDsDataSealed()
 		return nil
 	case paymentintent.FieldPaymentType:
 		m.ResetPaymentType()

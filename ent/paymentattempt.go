@@ -120,6 +120,22 @@ type PaymentAttempt struct {
 	EncodedData *string `json:"encoded_data,omitempty"`
 	// MultipleCaptureCount holds the value of the "multiple_capture_count" field.
 	MultipleCaptureCount *int `json:"multiple_capture_count,omitempty"`
+	// ExternalThreeDsStatus holds the value of the "external_three_ds_status" field.
+	ExternalThreeDsStatus *paymentattempt.ExternalThreeDsStatus `json:"external_three_ds_status,omitempty"`
+	// ExternalThreeDsFlow holds the value of the "external_three_ds_flow" field.
+	ExternalThreeDsFlow *paymentattempt.ExternalThreeDsFlow `json:"external_three_ds_flow,omitempty"`
+	// ExternalThreeDsTransStatus holds the value of the "external_three_ds_trans_status" field.
+	ExternalThreeDsTransStatus *string `json:"external_three_ds_trans_status,omitempty"`
+	// ExternalThreeDsEci holds the value of the "external_three_ds_eci" field.
+	ExternalThreeDsEci *string `json:"external_three_ds_eci,omitempty"`
+	// ExternalThreeDsDsTransID holds the value of the "external_three_ds_ds_trans_id" field.
+	ExternalThreeDsDsTransID *string `json:"external_three_ds_ds_trans_id,omitempty"`
+	// ExternalThreeDsVersion holds the value of the "external_three_ds_version" field.
+	ExternalThreeDsVersion *string `json:"external_three_ds_version,omitempty"`
+	// ExternalThreeDsErrorCode holds the value of the "external_three_ds_error_code" field.
+	ExternalThreeDsErrorCode *string `json:"external_three_ds_error_code,omitempty"`
+	// ExternalThreeDsErrorMessage holds the value of the "external_three_ds_error_message" field.
+	ExternalThreeDsErrorMessage *string `json:"external_three_ds_error_message,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the PaymentAttemptQuery when eager-loading is set.
 	Edges        PaymentAttemptEdges `json:"edges"`
@@ -157,7 +173,7 @@ func (*PaymentAttempt) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case paymentattempt.FieldAmount, paymentattempt.FieldNetAmount, paymentattempt.FieldAmountToCapture, paymentattempt.FieldAmountCapturable, paymentattempt.FieldOrderTaxAmount, paymentattempt.FieldSurchargeAmount, paymentattempt.FieldMultipleCaptureCount:
 			values[i] = new(sql.NullInt64)
-		case paymentattempt.FieldID, paymentattempt.FieldMerchantID, paymentattempt.FieldPaymentIntentID, paymentattempt.FieldErrorCode, paymentattempt.FieldErrorMessage, paymentattempt.FieldErrorReason, paymentattempt.FieldUnifiedCode, paymentattempt.FieldUnifiedMessage, paymentattempt.FieldIssuerErrorCode, paymentattempt.FieldIssuerErrorMessage, paymentattempt.FieldStatus, paymentattempt.FieldCurrency, paymentattempt.FieldConnector, paymentattempt.FieldMerchantConnectorID, paymentattempt.FieldRoutingApproach, paymentattempt.FieldRoutingAlgorithmID, paymentattempt.FieldRoutingKind, paymentattempt.FieldRoutingRule, paymentattempt.FieldConnectorTransactionID, paymentattempt.FieldCaptureMethod, paymentattempt.FieldAuthenticationType, paymentattempt.FieldPaymentMethod, paymentattempt.FieldPaymentMethodType, paymentattempt.FieldPaymentMethodID, paymentattempt.FieldPaymentExperience, paymentattempt.FieldPaymentToken, paymentattempt.FieldMandateID, paymentattempt.FieldNetworkAdviceCode, paymentattempt.FieldNetworkDeclineCode, paymentattempt.FieldNetworkTransactionID, paymentattempt.FieldCancellationReason, paymentattempt.FieldReferenceID, paymentattempt.FieldClientSource, paymentattempt.FieldClientVersion, paymentattempt.FieldEncodedData:
+		case paymentattempt.FieldID, paymentattempt.FieldMerchantID, paymentattempt.FieldPaymentIntentID, paymentattempt.FieldErrorCode, paymentattempt.FieldErrorMessage, paymentattempt.FieldErrorReason, paymentattempt.FieldUnifiedCode, paymentattempt.FieldUnifiedMessage, paymentattempt.FieldIssuerErrorCode, paymentattempt.FieldIssuerErrorMessage, paymentattempt.FieldStatus, paymentattempt.FieldCurrency, paymentattempt.FieldConnector, paymentattempt.FieldMerchantConnectorID, paymentattempt.FieldRoutingApproach, paymentattempt.FieldRoutingAlgorithmID, paymentattempt.FieldRoutingKind, paymentattempt.FieldRoutingRule, paymentattempt.FieldConnectorTransactionID, paymentattempt.FieldCaptureMethod, paymentattempt.FieldAuthenticationType, paymentattempt.FieldPaymentMethod, paymentattempt.FieldPaymentMethodType, paymentattempt.FieldPaymentMethodID, paymentattempt.FieldPaymentExperience, paymentattempt.FieldPaymentToken, paymentattempt.FieldMandateID, paymentattempt.FieldNetworkAdviceCode, paymentattempt.FieldNetworkDeclineCode, paymentattempt.FieldNetworkTransactionID, paymentattempt.FieldCancellationReason, paymentattempt.FieldReferenceID, paymentattempt.FieldClientSource, paymentattempt.FieldClientVersion, paymentattempt.FieldEncodedData, paymentattempt.FieldExternalThreeDsStatus, paymentattempt.FieldExternalThreeDsFlow, paymentattempt.FieldExternalThreeDsTransStatus, paymentattempt.FieldExternalThreeDsEci, paymentattempt.FieldExternalThreeDsDsTransID, paymentattempt.FieldExternalThreeDsVersion, paymentattempt.FieldExternalThreeDsErrorCode, paymentattempt.FieldExternalThreeDsErrorMessage:
 			values[i] = new(sql.NullString)
 		case paymentattempt.FieldCreatedAt, paymentattempt.FieldModifiedAt:
 			values[i] = new(sql.NullTime)
@@ -530,6 +546,62 @@ func (_m *PaymentAttempt) assignValues(columns []string, values []any) error {
 				_m.MultipleCaptureCount = new(int)
 				*_m.MultipleCaptureCount = int(value.Int64)
 			}
+		case paymentattempt.FieldExternalThreeDsStatus:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field external_three_ds_status", values[i])
+			} else if value.Valid {
+				_m.ExternalThreeDsStatus = new(paymentattempt.ExternalThreeDsStatus)
+				*_m.ExternalThreeDsStatus = paymentattempt.ExternalThreeDsStatus(value.String)
+			}
+		case paymentattempt.FieldExternalThreeDsFlow:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field external_three_ds_flow", values[i])
+			} else if value.Valid {
+				_m.ExternalThreeDsFlow = new(paymentattempt.ExternalThreeDsFlow)
+				*_m.ExternalThreeDsFlow = paymentattempt.ExternalThreeDsFlow(value.String)
+			}
+		case paymentattempt.FieldExternalThreeDsTransStatus:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field external_three_ds_trans_status", values[i])
+			} else if value.Valid {
+				_m.ExternalThreeDsTransStatus = new(string)
+				*_m.ExternalThreeDsTransStatus = value.String
+			}
+		case paymentattempt.FieldExternalThreeDsEci:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field external_three_ds_eci", values[i])
+			} else if value.Valid {
+				_m.ExternalThreeDsEci = new(string)
+				*_m.ExternalThreeDsEci = value.String
+			}
+		case paymentattempt.FieldExternalThreeDsDsTransID:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field external_three_ds_ds_trans_id", values[i])
+			} else if value.Valid {
+				_m.ExternalThreeDsDsTransID = new(string)
+				*_m.ExternalThreeDsDsTransID = value.String
+			}
+		case paymentattempt.FieldExternalThreeDsVersion:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field external_three_ds_version", values[i])
+			} else if value.Valid {
+				_m.ExternalThreeDsVersion = new(string)
+				*_m.ExternalThreeDsVersion = value.String
+			}
+		case paymentattempt.FieldExternalThreeDsErrorCode:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field external_three_ds_error_code", values[i])
+			} else if value.Valid {
+				_m.ExternalThreeDsErrorCode = new(string)
+				*_m.ExternalThreeDsErrorCode = value.String
+			}
+		case paymentattempt.FieldExternalThreeDsErrorMessage:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field external_three_ds_error_message", values[i])
+			} else if value.Valid {
+				_m.ExternalThreeDsErrorMessage = new(string)
+				*_m.ExternalThreeDsErrorMessage = value.String
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -787,6 +859,46 @@ func (_m *PaymentAttempt) String() string {
 	if v := _m.MultipleCaptureCount; v != nil {
 		builder.WriteString("multiple_capture_count=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.ExternalThreeDsStatus; v != nil {
+		builder.WriteString("external_three_ds_status=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.ExternalThreeDsFlow; v != nil {
+		builder.WriteString("external_three_ds_flow=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.ExternalThreeDsTransStatus; v != nil {
+		builder.WriteString("external_three_ds_trans_status=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.ExternalThreeDsEci; v != nil {
+		builder.WriteString("external_three_ds_eci=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.ExternalThreeDsDsTransID; v != nil {
+		builder.WriteString("external_three_ds_ds_trans_id=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.ExternalThreeDsVersion; v != nil {
+		builder.WriteString("external_three_ds_version=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.ExternalThreeDsErrorCode; v != nil {
+		builder.WriteString("external_three_ds_error_code=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.ExternalThreeDsErrorMessage; v != nil {
+		builder.WriteString("external_three_ds_error_message=")
+		builder.WriteString(*v)
 	}
 	builder.WriteByte(')')
 	return builder.String()

@@ -629,6 +629,118 @@ func (_c *PaymentAttemptCreate) SetNillableMultipleCaptureCount(v *int) *Payment
 	return _c
 }
 
+// SetExternalThreeDsStatus sets the "external_three_ds_status" field.
+func (_c *PaymentAttemptCreate) SetExternalThreeDsStatus(v paymentattempt.ExternalThreeDsStatus) *PaymentAttemptCreate {
+	_c.mutation.SetExternalThreeDsStatus(v)
+	return _c
+}
+
+// SetNillableExternalThreeDsStatus sets the "external_three_ds_status" field if the given value is not nil.
+func (_c *PaymentAttemptCreate) SetNillableExternalThreeDsStatus(v *paymentattempt.ExternalThreeDsStatus) *PaymentAttemptCreate {
+	if v != nil {
+		_c.SetExternalThreeDsStatus(*v)
+	}
+	return _c
+}
+
+// SetExternalThreeDsFlow sets the "external_three_ds_flow" field.
+func (_c *PaymentAttemptCreate) SetExternalThreeDsFlow(v paymentattempt.ExternalThreeDsFlow) *PaymentAttemptCreate {
+	_c.mutation.SetExternalThreeDsFlow(v)
+	return _c
+}
+
+// SetNillableExternalThreeDsFlow sets the "external_three_ds_flow" field if the given value is not nil.
+func (_c *PaymentAttemptCreate) SetNillableExternalThreeDsFlow(v *paymentattempt.ExternalThreeDsFlow) *PaymentAttemptCreate {
+	if v != nil {
+		_c.SetExternalThreeDsFlow(*v)
+	}
+	return _c
+}
+
+// SetExternalThreeDsTransStatus sets the "external_three_ds_trans_status" field.
+func (_c *PaymentAttemptCreate) SetExternalThreeDsTransStatus(v string) *PaymentAttemptCreate {
+	_c.mutation.SetExternalThreeDsTransStatus(v)
+	return _c
+}
+
+// SetNillableExternalThreeDsTransStatus sets the "external_three_ds_trans_status" field if the given value is not nil.
+func (_c *PaymentAttemptCreate) SetNillableExternalThreeDsTransStatus(v *string) *PaymentAttemptCreate {
+	if v != nil {
+		_c.SetExternalThreeDsTransStatus(*v)
+	}
+	return _c
+}
+
+// SetExternalThreeDsEci sets the "external_three_ds_eci" field.
+func (_c *PaymentAttemptCreate) SetExternalThreeDsEci(v string) *PaymentAttemptCreate {
+	_c.mutation.SetExternalThreeDsEci(v)
+	return _c
+}
+
+// SetNillableExternalThreeDsEci sets the "external_three_ds_eci" field if the given value is not nil.
+func (_c *PaymentAttemptCreate) SetNillableExternalThreeDsEci(v *string) *PaymentAttemptCreate {
+	if v != nil {
+		_c.SetExternalThreeDsEci(*v)
+	}
+	return _c
+}
+
+// SetExternalThreeDsDsTransID sets the "external_three_ds_ds_trans_id" field.
+func (_c *PaymentAttemptCreate) SetExternalThreeDsDsTransID(v string) *PaymentAttemptCreate {
+	_c.mutation.SetExternalThreeDsDsTransID(v)
+	return _c
+}
+
+// SetNillableExternalThreeDsDsTransID sets the "external_three_ds_ds_trans_id" field if the given value is not nil.
+func (_c *PaymentAttemptCreate) SetNillableExternalThreeDsDsTransID(v *string) *PaymentAttemptCreate {
+	if v != nil {
+		_c.SetExternalThreeDsDsTransID(*v)
+	}
+	return _c
+}
+
+// SetExternalThreeDsVersion sets the "external_three_ds_version" field.
+func (_c *PaymentAttemptCreate) SetExternalThreeDsVersion(v string) *PaymentAttemptCreate {
+	_c.mutation.SetExternalThreeDsVersion(v)
+	return _c
+}
+
+// SetNillableExternalThreeDsVersion sets the "external_three_ds_version" field if the given value is not nil.
+func (_c *PaymentAttemptCreate) SetNillableExternalThreeDsVersion(v *string) *PaymentAttemptCreate {
+	if v != nil {
+		_c.SetExternalThreeDsVersion(*v)
+	}
+	return _c
+}
+
+// SetExternalThreeDsErrorCode sets the "external_three_ds_error_code" field.
+func (_c *PaymentAttemptCreate) SetExternalThreeDsErrorCode(v string) *PaymentAttemptCreate {
+	_c.mutation.SetExternalThreeDsErrorCode(v)
+	return _c
+}
+
+// SetNillableExternalThreeDsErrorCode sets the "external_three_ds_error_code" field if the given value is not nil.
+func (_c *PaymentAttemptCreate) SetNillableExternalThreeDsErrorCode(v *string) *PaymentAttemptCreate {
+	if v != nil {
+		_c.SetExternalThreeDsErrorCode(*v)
+	}
+	return _c
+}
+
+// SetExternalThreeDsErrorMessage sets the "external_three_ds_error_message" field.
+func (_c *PaymentAttemptCreate) SetExternalThreeDsErrorMessage(v string) *PaymentAttemptCreate {
+	_c.mutation.SetExternalThreeDsErrorMessage(v)
+	return _c
+}
+
+// SetNillableExternalThreeDsErrorMessage sets the "external_three_ds_error_message" field if the given value is not nil.
+func (_c *PaymentAttemptCreate) SetNillableExternalThreeDsErrorMessage(v *string) *PaymentAttemptCreate {
+	if v != nil {
+		_c.SetExternalThreeDsErrorMessage(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *PaymentAttemptCreate) SetID(v string) *PaymentAttemptCreate {
 	_c.mutation.SetID(v)
@@ -912,6 +1024,46 @@ func (_c *PaymentAttemptCreate) check() error {
 			return &ValidationError{Name: "encoded_data", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.encoded_data": %w`, err)}
 		}
 	}
+	if v, ok := _c.mutation.ExternalThreeDsStatus(); ok {
+		if err := paymentattempt.ExternalThreeDsStatusValidator(v); err != nil {
+			return &ValidationError{Name: "external_three_ds_status", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.external_three_ds_status": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.ExternalThreeDsFlow(); ok {
+		if err := paymentattempt.ExternalThreeDsFlowValidator(v); err != nil {
+			return &ValidationError{Name: "external_three_ds_flow", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.external_three_ds_flow": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.ExternalThreeDsTransStatus(); ok {
+		if err := paymentattempt.ExternalThreeDsTransStatusValidator(v); err != nil {
+			return &ValidationError{Name: "external_three_ds_trans_status", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.external_three_ds_trans_status": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.ExternalThreeDsEci(); ok {
+		if err := paymentattempt.ExternalThreeDsEciValidator(v); err != nil {
+			return &ValidationError{Name: "external_three_ds_eci", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.external_three_ds_eci": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.ExternalThreeDsDsTransID(); ok {
+		if err := paymentattempt.ExternalThreeDsDsTransIDValidator(v); err != nil {
+			return &ValidationError{Name: "external_three_ds_ds_trans_id", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.external_three_ds_ds_trans_id": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.ExternalThreeDsVersion(); ok {
+		if err := paymentattempt.ExternalThreeDsVersionValidator(v); err != nil {
+			return &ValidationError{Name: "external_three_ds_version", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.external_three_ds_version": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.ExternalThreeDsErrorCode(); ok {
+		if err := paymentattempt.ExternalThreeDsErrorCodeValidator(v); err != nil {
+			return &ValidationError{Name: "external_three_ds_error_code", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.external_three_ds_error_code": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.ExternalThreeDsErrorMessage(); ok {
+		if err := paymentattempt.ExternalThreeDsErrorMessageValidator(v); err != nil {
+			return &ValidationError{Name: "external_three_ds_error_message", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.external_three_ds_error_message": %w`, err)}
+		}
+	}
 	if v, ok := _c.mutation.ID(); ok {
 		if err := paymentattempt.IDValidator(v); err != nil {
 			return &ValidationError{Name: "id", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.id": %w`, err)}
@@ -1151,6 +1303,38 @@ func (_c *PaymentAttemptCreate) createSpec() (*PaymentAttempt, *sqlgraph.CreateS
 	if value, ok := _c.mutation.MultipleCaptureCount(); ok {
 		_spec.SetField(paymentattempt.FieldMultipleCaptureCount, field.TypeInt, value)
 		_node.MultipleCaptureCount = &value
+	}
+	if value, ok := _c.mutation.ExternalThreeDsStatus(); ok {
+		_spec.SetField(paymentattempt.FieldExternalThreeDsStatus, field.TypeEnum, value)
+		_node.ExternalThreeDsStatus = &value
+	}
+	if value, ok := _c.mutation.ExternalThreeDsFlow(); ok {
+		_spec.SetField(paymentattempt.FieldExternalThreeDsFlow, field.TypeEnum, value)
+		_node.ExternalThreeDsFlow = &value
+	}
+	if value, ok := _c.mutation.ExternalThreeDsTransStatus(); ok {
+		_spec.SetField(paymentattempt.FieldExternalThreeDsTransStatus, field.TypeString, value)
+		_node.ExternalThreeDsTransStatus = &value
+	}
+	if value, ok := _c.mutation.ExternalThreeDsEci(); ok {
+		_spec.SetField(paymentattempt.FieldExternalThreeDsEci, field.TypeString, value)
+		_node.ExternalThreeDsEci = &value
+	}
+	if value, ok := _c.mutation.ExternalThreeDsDsTransID(); ok {
+		_spec.SetField(paymentattempt.FieldExternalThreeDsDsTransID, field.TypeString, value)
+		_node.ExternalThreeDsDsTransID = &value
+	}
+	if value, ok := _c.mutation.ExternalThreeDsVersion(); ok {
+		_spec.SetField(paymentattempt.FieldExternalThreeDsVersion, field.TypeString, value)
+		_node.ExternalThreeDsVersion = &value
+	}
+	if value, ok := _c.mutation.ExternalThreeDsErrorCode(); ok {
+		_spec.SetField(paymentattempt.FieldExternalThreeDsErrorCode, field.TypeString, value)
+		_node.ExternalThreeDsErrorCode = &value
+	}
+	if value, ok := _c.mutation.ExternalThreeDsErrorMessage(); ok {
+		_spec.SetField(paymentattempt.FieldExternalThreeDsErrorMessage, field.TypeString, value)
+		_node.ExternalThreeDsErrorMessage = &value
 	}
 	if nodes := _c.mutation.PaymentIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -2070,6 +2254,150 @@ func (u *PaymentAttemptUpsert) AddMultipleCaptureCount(v int) *PaymentAttemptUps
 // ClearMultipleCaptureCount clears the value of the "multiple_capture_count" field.
 func (u *PaymentAttemptUpsert) ClearMultipleCaptureCount() *PaymentAttemptUpsert {
 	u.SetNull(paymentattempt.FieldMultipleCaptureCount)
+	return u
+}
+
+// SetExternalThreeDsStatus sets the "external_three_ds_status" field.
+func (u *PaymentAttemptUpsert) SetExternalThreeDsStatus(v paymentattempt.ExternalThreeDsStatus) *PaymentAttemptUpsert {
+	u.Set(paymentattempt.FieldExternalThreeDsStatus, v)
+	return u
+}
+
+// UpdateExternalThreeDsStatus sets the "external_three_ds_status" field to the value that was provided on create.
+func (u *PaymentAttemptUpsert) UpdateExternalThreeDsStatus() *PaymentAttemptUpsert {
+	u.SetExcluded(paymentattempt.FieldExternalThreeDsStatus)
+	return u
+}
+
+// ClearExternalThreeDsStatus clears the value of the "external_three_ds_status" field.
+func (u *PaymentAttemptUpsert) ClearExternalThreeDsStatus() *PaymentAttemptUpsert {
+	u.SetNull(paymentattempt.FieldExternalThreeDsStatus)
+	return u
+}
+
+// SetExternalThreeDsFlow sets the "external_three_ds_flow" field.
+func (u *PaymentAttemptUpsert) SetExternalThreeDsFlow(v paymentattempt.ExternalThreeDsFlow) *PaymentAttemptUpsert {
+	u.Set(paymentattempt.FieldExternalThreeDsFlow, v)
+	return u
+}
+
+// UpdateExternalThreeDsFlow sets the "external_three_ds_flow" field to the value that was provided on create.
+func (u *PaymentAttemptUpsert) UpdateExternalThreeDsFlow() *PaymentAttemptUpsert {
+	u.SetExcluded(paymentattempt.FieldExternalThreeDsFlow)
+	return u
+}
+
+// ClearExternalThreeDsFlow clears the value of the "external_three_ds_flow" field.
+func (u *PaymentAttemptUpsert) ClearExternalThreeDsFlow() *PaymentAttemptUpsert {
+	u.SetNull(paymentattempt.FieldExternalThreeDsFlow)
+	return u
+}
+
+// SetExternalThreeDsTransStatus sets the "external_three_ds_trans_status" field.
+func (u *PaymentAttemptUpsert) SetExternalThreeDsTransStatus(v string) *PaymentAttemptUpsert {
+	u.Set(paymentattempt.FieldExternalThreeDsTransStatus, v)
+	return u
+}
+
+// UpdateExternalThreeDsTransStatus sets the "external_three_ds_trans_status" field to the value that was provided on create.
+func (u *PaymentAttemptUpsert) UpdateExternalThreeDsTransStatus() *PaymentAttemptUpsert {
+	u.SetExcluded(paymentattempt.FieldExternalThreeDsTransStatus)
+	return u
+}
+
+// ClearExternalThreeDsTransStatus clears the value of the "external_three_ds_trans_status" field.
+func (u *PaymentAttemptUpsert) ClearExternalThreeDsTransStatus() *PaymentAttemptUpsert {
+	u.SetNull(paymentattempt.FieldExternalThreeDsTransStatus)
+	return u
+}
+
+// SetExternalThreeDsEci sets the "external_three_ds_eci" field.
+func (u *PaymentAttemptUpsert) SetExternalThreeDsEci(v string) *PaymentAttemptUpsert {
+	u.Set(paymentattempt.FieldExternalThreeDsEci, v)
+	return u
+}
+
+// UpdateExternalThreeDsEci sets the "external_three_ds_eci" field to the value that was provided on create.
+func (u *PaymentAttemptUpsert) UpdateExternalThreeDsEci() *PaymentAttemptUpsert {
+	u.SetExcluded(paymentattempt.FieldExternalThreeDsEci)
+	return u
+}
+
+// ClearExternalThreeDsEci clears the value of the "external_three_ds_eci" field.
+func (u *PaymentAttemptUpsert) ClearExternalThreeDsEci() *PaymentAttemptUpsert {
+	u.SetNull(paymentattempt.FieldExternalThreeDsEci)
+	return u
+}
+
+// SetExternalThreeDsDsTransID sets the "external_three_ds_ds_trans_id" field.
+func (u *PaymentAttemptUpsert) SetExternalThreeDsDsTransID(v string) *PaymentAttemptUpsert {
+	u.Set(paymentattempt.FieldExternalThreeDsDsTransID, v)
+	return u
+}
+
+// UpdateExternalThreeDsDsTransID sets the "external_three_ds_ds_trans_id" field to the value that was provided on create.
+func (u *PaymentAttemptUpsert) UpdateExternalThreeDsDsTransID() *PaymentAttemptUpsert {
+	u.SetExcluded(paymentattempt.FieldExternalThreeDsDsTransID)
+	return u
+}
+
+// ClearExternalThreeDsDsTransID clears the value of the "external_three_ds_ds_trans_id" field.
+func (u *PaymentAttemptUpsert) ClearExternalThreeDsDsTransID() *PaymentAttemptUpsert {
+	u.SetNull(paymentattempt.FieldExternalThreeDsDsTransID)
+	return u
+}
+
+// SetExternalThreeDsVersion sets the "external_three_ds_version" field.
+func (u *PaymentAttemptUpsert) SetExternalThreeDsVersion(v string) *PaymentAttemptUpsert {
+	u.Set(paymentattempt.FieldExternalThreeDsVersion, v)
+	return u
+}
+
+// UpdateExternalThreeDsVersion sets the "external_three_ds_version" field to the value that was provided on create.
+func (u *PaymentAttemptUpsert) UpdateExternalThreeDsVersion() *PaymentAttemptUpsert {
+	u.SetExcluded(paymentattempt.FieldExternalThreeDsVersion)
+	return u
+}
+
+// ClearExternalThreeDsVersion clears the value of the "external_three_ds_version" field.
+func (u *PaymentAttemptUpsert) ClearExternalThreeDsVersion() *PaymentAttemptUpsert {
+	u.SetNull(paymentattempt.FieldExternalThreeDsVersion)
+	return u
+}
+
+// SetExternalThreeDsErrorCode sets the "external_three_ds_error_code" field.
+func (u *PaymentAttemptUpsert) SetExternalThreeDsErrorCode(v string) *PaymentAttemptUpsert {
+	u.Set(paymentattempt.FieldExternalThreeDsErrorCode, v)
+	return u
+}
+
+// UpdateExternalThreeDsErrorCode sets the "external_three_ds_error_code" field to the value that was provided on create.
+func (u *PaymentAttemptUpsert) UpdateExternalThreeDsErrorCode() *PaymentAttemptUpsert {
+	u.SetExcluded(paymentattempt.FieldExternalThreeDsErrorCode)
+	return u
+}
+
+// ClearExternalThreeDsErrorCode clears the value of the "external_three_ds_error_code" field.
+func (u *PaymentAttemptUpsert) ClearExternalThreeDsErrorCode() *PaymentAttemptUpsert {
+	u.SetNull(paymentattempt.FieldExternalThreeDsErrorCode)
+	return u
+}
+
+// SetExternalThreeDsErrorMessage sets the "external_three_ds_error_message" field.
+func (u *PaymentAttemptUpsert) SetExternalThreeDsErrorMessage(v string) *PaymentAttemptUpsert {
+	u.Set(paymentattempt.FieldExternalThreeDsErrorMessage, v)
+	return u
+}
+
+// UpdateExternalThreeDsErrorMessage sets the "external_three_ds_error_message" field to the value that was provided on create.
+func (u *PaymentAttemptUpsert) UpdateExternalThreeDsErrorMessage() *PaymentAttemptUpsert {
+	u.SetExcluded(paymentattempt.FieldExternalThreeDsErrorMessage)
+	return u
+}
+
+// ClearExternalThreeDsErrorMessage clears the value of the "external_three_ds_error_message" field.
+func (u *PaymentAttemptUpsert) ClearExternalThreeDsErrorMessage() *PaymentAttemptUpsert {
+	u.SetNull(paymentattempt.FieldExternalThreeDsErrorMessage)
 	return u
 }
 
@@ -3121,6 +3449,174 @@ func (u *PaymentAttemptUpsertOne) UpdateMultipleCaptureCount() *PaymentAttemptUp
 func (u *PaymentAttemptUpsertOne) ClearMultipleCaptureCount() *PaymentAttemptUpsertOne {
 	return u.Update(func(s *PaymentAttemptUpsert) {
 		s.ClearMultipleCaptureCount()
+	})
+}
+
+// SetExternalThreeDsStatus sets the "external_three_ds_status" field.
+func (u *PaymentAttemptUpsertOne) SetExternalThreeDsStatus(v paymentattempt.ExternalThreeDsStatus) *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetExternalThreeDsStatus(v)
+	})
+}
+
+// UpdateExternalThreeDsStatus sets the "external_three_ds_status" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertOne) UpdateExternalThreeDsStatus() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateExternalThreeDsStatus()
+	})
+}
+
+// ClearExternalThreeDsStatus clears the value of the "external_three_ds_status" field.
+func (u *PaymentAttemptUpsertOne) ClearExternalThreeDsStatus() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearExternalThreeDsStatus()
+	})
+}
+
+// SetExternalThreeDsFlow sets the "external_three_ds_flow" field.
+func (u *PaymentAttemptUpsertOne) SetExternalThreeDsFlow(v paymentattempt.ExternalThreeDsFlow) *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetExternalThreeDsFlow(v)
+	})
+}
+
+// UpdateExternalThreeDsFlow sets the "external_three_ds_flow" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertOne) UpdateExternalThreeDsFlow() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateExternalThreeDsFlow()
+	})
+}
+
+// ClearExternalThreeDsFlow clears the value of the "external_three_ds_flow" field.
+func (u *PaymentAttemptUpsertOne) ClearExternalThreeDsFlow() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearExternalThreeDsFlow()
+	})
+}
+
+// SetExternalThreeDsTransStatus sets the "external_three_ds_trans_status" field.
+func (u *PaymentAttemptUpsertOne) SetExternalThreeDsTransStatus(v string) *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetExternalThreeDsTransStatus(v)
+	})
+}
+
+// UpdateExternalThreeDsTransStatus sets the "external_three_ds_trans_status" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertOne) UpdateExternalThreeDsTransStatus() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateExternalThreeDsTransStatus()
+	})
+}
+
+// ClearExternalThreeDsTransStatus clears the value of the "external_three_ds_trans_status" field.
+func (u *PaymentAttemptUpsertOne) ClearExternalThreeDsTransStatus() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearExternalThreeDsTransStatus()
+	})
+}
+
+// SetExternalThreeDsEci sets the "external_three_ds_eci" field.
+func (u *PaymentAttemptUpsertOne) SetExternalThreeDsEci(v string) *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetExternalThreeDsEci(v)
+	})
+}
+
+// UpdateExternalThreeDsEci sets the "external_three_ds_eci" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertOne) UpdateExternalThreeDsEci() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateExternalThreeDsEci()
+	})
+}
+
+// ClearExternalThreeDsEci clears the value of the "external_three_ds_eci" field.
+func (u *PaymentAttemptUpsertOne) ClearExternalThreeDsEci() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearExternalThreeDsEci()
+	})
+}
+
+// SetExternalThreeDsDsTransID sets the "external_three_ds_ds_trans_id" field.
+func (u *PaymentAttemptUpsertOne) SetExternalThreeDsDsTransID(v string) *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetExternalThreeDsDsTransID(v)
+	})
+}
+
+// UpdateExternalThreeDsDsTransID sets the "external_three_ds_ds_trans_id" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertOne) UpdateExternalThreeDsDsTransID() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateExternalThreeDsDsTransID()
+	})
+}
+
+// ClearExternalThreeDsDsTransID clears the value of the "external_three_ds_ds_trans_id" field.
+func (u *PaymentAttemptUpsertOne) ClearExternalThreeDsDsTransID() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearExternalThreeDsDsTransID()
+	})
+}
+
+// SetExternalThreeDsVersion sets the "external_three_ds_version" field.
+func (u *PaymentAttemptUpsertOne) SetExternalThreeDsVersion(v string) *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetExternalThreeDsVersion(v)
+	})
+}
+
+// UpdateExternalThreeDsVersion sets the "external_three_ds_version" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertOne) UpdateExternalThreeDsVersion() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateExternalThreeDsVersion()
+	})
+}
+
+// ClearExternalThreeDsVersion clears the value of the "external_three_ds_version" field.
+func (u *PaymentAttemptUpsertOne) ClearExternalThreeDsVersion() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearExternalThreeDsVersion()
+	})
+}
+
+// SetExternalThreeDsErrorCode sets the "external_three_ds_error_code" field.
+func (u *PaymentAttemptUpsertOne) SetExternalThreeDsErrorCode(v string) *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetExternalThreeDsErrorCode(v)
+	})
+}
+
+// UpdateExternalThreeDsErrorCode sets the "external_three_ds_error_code" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertOne) UpdateExternalThreeDsErrorCode() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateExternalThreeDsErrorCode()
+	})
+}
+
+// ClearExternalThreeDsErrorCode clears the value of the "external_three_ds_error_code" field.
+func (u *PaymentAttemptUpsertOne) ClearExternalThreeDsErrorCode() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearExternalThreeDsErrorCode()
+	})
+}
+
+// SetExternalThreeDsErrorMessage sets the "external_three_ds_error_message" field.
+func (u *PaymentAttemptUpsertOne) SetExternalThreeDsErrorMessage(v string) *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetExternalThreeDsErrorMessage(v)
+	})
+}
+
+// UpdateExternalThreeDsErrorMessage sets the "external_three_ds_error_message" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertOne) UpdateExternalThreeDsErrorMessage() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateExternalThreeDsErrorMessage()
+	})
+}
+
+// ClearExternalThreeDsErrorMessage clears the value of the "external_three_ds_error_message" field.
+func (u *PaymentAttemptUpsertOne) ClearExternalThreeDsErrorMessage() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearExternalThreeDsErrorMessage()
 	})
 }
 
@@ -4339,6 +4835,174 @@ func (u *PaymentAttemptUpsertBulk) UpdateMultipleCaptureCount() *PaymentAttemptU
 func (u *PaymentAttemptUpsertBulk) ClearMultipleCaptureCount() *PaymentAttemptUpsertBulk {
 	return u.Update(func(s *PaymentAttemptUpsert) {
 		s.ClearMultipleCaptureCount()
+	})
+}
+
+// SetExternalThreeDsStatus sets the "external_three_ds_status" field.
+func (u *PaymentAttemptUpsertBulk) SetExternalThreeDsStatus(v paymentattempt.ExternalThreeDsStatus) *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetExternalThreeDsStatus(v)
+	})
+}
+
+// UpdateExternalThreeDsStatus sets the "external_three_ds_status" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertBulk) UpdateExternalThreeDsStatus() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateExternalThreeDsStatus()
+	})
+}
+
+// ClearExternalThreeDsStatus clears the value of the "external_three_ds_status" field.
+func (u *PaymentAttemptUpsertBulk) ClearExternalThreeDsStatus() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearExternalThreeDsStatus()
+	})
+}
+
+// SetExternalThreeDsFlow sets the "external_three_ds_flow" field.
+func (u *PaymentAttemptUpsertBulk) SetExternalThreeDsFlow(v paymentattempt.ExternalThreeDsFlow) *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetExternalThreeDsFlow(v)
+	})
+}
+
+// UpdateExternalThreeDsFlow sets the "external_three_ds_flow" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertBulk) UpdateExternalThreeDsFlow() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateExternalThreeDsFlow()
+	})
+}
+
+// ClearExternalThreeDsFlow clears the value of the "external_three_ds_flow" field.
+func (u *PaymentAttemptUpsertBulk) ClearExternalThreeDsFlow() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearExternalThreeDsFlow()
+	})
+}
+
+// SetExternalThreeDsTransStatus sets the "external_three_ds_trans_status" field.
+func (u *PaymentAttemptUpsertBulk) SetExternalThreeDsTransStatus(v string) *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetExternalThreeDsTransStatus(v)
+	})
+}
+
+// UpdateExternalThreeDsTransStatus sets the "external_three_ds_trans_status" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertBulk) UpdateExternalThreeDsTransStatus() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateExternalThreeDsTransStatus()
+	})
+}
+
+// ClearExternalThreeDsTransStatus clears the value of the "external_three_ds_trans_status" field.
+func (u *PaymentAttemptUpsertBulk) ClearExternalThreeDsTransStatus() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearExternalThreeDsTransStatus()
+	})
+}
+
+// SetExternalThreeDsEci sets the "external_three_ds_eci" field.
+func (u *PaymentAttemptUpsertBulk) SetExternalThreeDsEci(v string) *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetExternalThreeDsEci(v)
+	})
+}
+
+// UpdateExternalThreeDsEci sets the "external_three_ds_eci" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertBulk) UpdateExternalThreeDsEci() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateExternalThreeDsEci()
+	})
+}
+
+// ClearExternalThreeDsEci clears the value of the "external_three_ds_eci" field.
+func (u *PaymentAttemptUpsertBulk) ClearExternalThreeDsEci() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearExternalThreeDsEci()
+	})
+}
+
+// SetExternalThreeDsDsTransID sets the "external_three_ds_ds_trans_id" field.
+func (u *PaymentAttemptUpsertBulk) SetExternalThreeDsDsTransID(v string) *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetExternalThreeDsDsTransID(v)
+	})
+}
+
+// UpdateExternalThreeDsDsTransID sets the "external_three_ds_ds_trans_id" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertBulk) UpdateExternalThreeDsDsTransID() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateExternalThreeDsDsTransID()
+	})
+}
+
+// ClearExternalThreeDsDsTransID clears the value of the "external_three_ds_ds_trans_id" field.
+func (u *PaymentAttemptUpsertBulk) ClearExternalThreeDsDsTransID() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearExternalThreeDsDsTransID()
+	})
+}
+
+// SetExternalThreeDsVersion sets the "external_three_ds_version" field.
+func (u *PaymentAttemptUpsertBulk) SetExternalThreeDsVersion(v string) *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetExternalThreeDsVersion(v)
+	})
+}
+
+// UpdateExternalThreeDsVersion sets the "external_three_ds_version" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertBulk) UpdateExternalThreeDsVersion() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateExternalThreeDsVersion()
+	})
+}
+
+// ClearExternalThreeDsVersion clears the value of the "external_three_ds_version" field.
+func (u *PaymentAttemptUpsertBulk) ClearExternalThreeDsVersion() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearExternalThreeDsVersion()
+	})
+}
+
+// SetExternalThreeDsErrorCode sets the "external_three_ds_error_code" field.
+func (u *PaymentAttemptUpsertBulk) SetExternalThreeDsErrorCode(v string) *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetExternalThreeDsErrorCode(v)
+	})
+}
+
+// UpdateExternalThreeDsErrorCode sets the "external_three_ds_error_code" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertBulk) UpdateExternalThreeDsErrorCode() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateExternalThreeDsErrorCode()
+	})
+}
+
+// ClearExternalThreeDsErrorCode clears the value of the "external_three_ds_error_code" field.
+func (u *PaymentAttemptUpsertBulk) ClearExternalThreeDsErrorCode() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearExternalThreeDsErrorCode()
+	})
+}
+
+// SetExternalThreeDsErrorMessage sets the "external_three_ds_error_message" field.
+func (u *PaymentAttemptUpsertBulk) SetExternalThreeDsErrorMessage(v string) *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetExternalThreeDsErrorMessage(v)
+	})
+}
+
+// UpdateExternalThreeDsErrorMessage sets the "external_three_ds_error_message" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertBulk) UpdateExternalThreeDsErrorMessage() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateExternalThreeDsErrorMessage()
+	})
+}
+
+// ClearExternalThreeDsErrorMessage clears the value of the "external_three_ds_error_message" field.
+func (u *PaymentAttemptUpsertBulk) ClearExternalThreeDsErrorMessage() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearExternalThreeDsErrorMessage()
 	})
 }
 

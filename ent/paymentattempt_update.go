@@ -926,6 +926,166 @@ func (_u *PaymentAttemptUpdate) ClearMultipleCaptureCount() *PaymentAttemptUpdat
 	return _u
 }
 
+// SetExternalThreeDsStatus sets the "external_three_ds_status" field.
+func (_u *PaymentAttemptUpdate) SetExternalThreeDsStatus(v paymentattempt.ExternalThreeDsStatus) *PaymentAttemptUpdate {
+	_u.mutation.SetExternalThreeDsStatus(v)
+	return _u
+}
+
+// SetNillableExternalThreeDsStatus sets the "external_three_ds_status" field if the given value is not nil.
+func (_u *PaymentAttemptUpdate) SetNillableExternalThreeDsStatus(v *paymentattempt.ExternalThreeDsStatus) *PaymentAttemptUpdate {
+	if v != nil {
+		_u.SetExternalThreeDsStatus(*v)
+	}
+	return _u
+}
+
+// ClearExternalThreeDsStatus clears the value of the "external_three_ds_status" field.
+func (_u *PaymentAttemptUpdate) ClearExternalThreeDsStatus() *PaymentAttemptUpdate {
+	_u.mutation.ClearExternalThreeDsStatus()
+	return _u
+}
+
+// SetExternalThreeDsFlow sets the "external_three_ds_flow" field.
+func (_u *PaymentAttemptUpdate) SetExternalThreeDsFlow(v paymentattempt.ExternalThreeDsFlow) *PaymentAttemptUpdate {
+	_u.mutation.SetExternalThreeDsFlow(v)
+	return _u
+}
+
+// SetNillableExternalThreeDsFlow sets the "external_three_ds_flow" field if the given value is not nil.
+func (_u *PaymentAttemptUpdate) SetNillableExternalThreeDsFlow(v *paymentattempt.ExternalThreeDsFlow) *PaymentAttemptUpdate {
+	if v != nil {
+		_u.SetExternalThreeDsFlow(*v)
+	}
+	return _u
+}
+
+// ClearExternalThreeDsFlow clears the value of the "external_three_ds_flow" field.
+func (_u *PaymentAttemptUpdate) ClearExternalThreeDsFlow() *PaymentAttemptUpdate {
+	_u.mutation.ClearExternalThreeDsFlow()
+	return _u
+}
+
+// SetExternalThreeDsTransStatus sets the "external_three_ds_trans_status" field.
+func (_u *PaymentAttemptUpdate) SetExternalThreeDsTransStatus(v string) *PaymentAttemptUpdate {
+	_u.mutation.SetExternalThreeDsTransStatus(v)
+	return _u
+}
+
+// SetNillableExternalThreeDsTransStatus sets the "external_three_ds_trans_status" field if the given value is not nil.
+func (_u *PaymentAttemptUpdate) SetNillableExternalThreeDsTransStatus(v *string) *PaymentAttemptUpdate {
+	if v != nil {
+		_u.SetExternalThreeDsTransStatus(*v)
+	}
+	return _u
+}
+
+// ClearExternalThreeDsTransStatus clears the value of the "external_three_ds_trans_status" field.
+func (_u *PaymentAttemptUpdate) ClearExternalThreeDsTransStatus() *PaymentAttemptUpdate {
+	_u.mutation.ClearExternalThreeDsTransStatus()
+	return _u
+}
+
+// SetExternalThreeDsEci sets the "external_three_ds_eci" field.
+func (_u *PaymentAttemptUpdate) SetExternalThreeDsEci(v string) *PaymentAttemptUpdate {
+	_u.mutation.SetExternalThreeDsEci(v)
+	return _u
+}
+
+// SetNillableExternalThreeDsEci sets the "external_three_ds_eci" field if the given value is not nil.
+func (_u *PaymentAttemptUpdate) SetNillableExternalThreeDsEci(v *string) *PaymentAttemptUpdate {
+	if v != nil {
+		_u.SetExternalThreeDsEci(*v)
+	}
+	return _u
+}
+
+// ClearExternalThreeDsEci clears the value of the "external_three_ds_eci" field.
+func (_u *PaymentAttemptUpdate) ClearExternalThreeDsEci() *PaymentAttemptUpdate {
+	_u.mutation.ClearExternalThreeDsEci()
+	return _u
+}
+
+// SetExternalThreeDsDsTransID sets the "external_three_ds_ds_trans_id" field.
+func (_u *PaymentAttemptUpdate) SetExternalThreeDsDsTransID(v string) *PaymentAttemptUpdate {
+	_u.mutation.SetExternalThreeDsDsTransID(v)
+	return _u
+}
+
+// SetNillableExternalThreeDsDsTransID sets the "external_three_ds_ds_trans_id" field if the given value is not nil.
+func (_u *PaymentAttemptUpdate) SetNillableExternalThreeDsDsTransID(v *string) *PaymentAttemptUpdate {
+	if v != nil {
+		_u.SetExternalThreeDsDsTransID(*v)
+	}
+	return _u
+}
+
+// ClearExternalThreeDsDsTransID clears the value of the "external_three_ds_ds_trans_id" field.
+func (_u *PaymentAttemptUpdate) ClearExternalThreeDsDsTransID() *PaymentAttemptUpdate {
+	_u.mutation.ClearExternalThreeDsDsTransID()
+	return _u
+}
+
+// SetExternalThreeDsVersion sets the "external_three_ds_version" field.
+func (_u *PaymentAttemptUpdate) SetExternalThreeDsVersion(v string) *PaymentAttemptUpdate {
+	_u.mutation.SetExternalThreeDsVersion(v)
+	return _u
+}
+
+// SetNillableExternalThreeDsVersion sets the "external_three_ds_version" field if the given value is not nil.
+func (_u *PaymentAttemptUpdate) SetNillableExternalThreeDsVersion(v *string) *PaymentAttemptUpdate {
+	if v != nil {
+		_u.SetExternalThreeDsVersion(*v)
+	}
+	return _u
+}
+
+// ClearExternalThreeDsVersion clears the value of the "external_three_ds_version" field.
+func (_u *PaymentAttemptUpdate) ClearExternalThreeDsVersion() *PaymentAttemptUpdate {
+	_u.mutation.ClearExternalThreeDsVersion()
+	return _u
+}
+
+// SetExternalThreeDsErrorCode sets the "external_three_ds_error_code" field.
+func (_u *PaymentAttemptUpdate) SetExternalThreeDsErrorCode(v string) *PaymentAttemptUpdate {
+	_u.mutation.SetExternalThreeDsErrorCode(v)
+	return _u
+}
+
+// SetNillableExternalThreeDsErrorCode sets the "external_three_ds_error_code" field if the given value is not nil.
+func (_u *PaymentAttemptUpdate) SetNillableExternalThreeDsErrorCode(v *string) *PaymentAttemptUpdate {
+	if v != nil {
+		_u.SetExternalThreeDsErrorCode(*v)
+	}
+	return _u
+}
+
+// ClearExternalThreeDsErrorCode clears the value of the "external_three_ds_error_code" field.
+func (_u *PaymentAttemptUpdate) ClearExternalThreeDsErrorCode() *PaymentAttemptUpdate {
+	_u.mutation.ClearExternalThreeDsErrorCode()
+	return _u
+}
+
+// SetExternalThreeDsErrorMessage sets the "external_three_ds_error_message" field.
+func (_u *PaymentAttemptUpdate) SetExternalThreeDsErrorMessage(v string) *PaymentAttemptUpdate {
+	_u.mutation.SetExternalThreeDsErrorMessage(v)
+	return _u
+}
+
+// SetNillableExternalThreeDsErrorMessage sets the "external_three_ds_error_message" field if the given value is not nil.
+func (_u *PaymentAttemptUpdate) SetNillableExternalThreeDsErrorMessage(v *string) *PaymentAttemptUpdate {
+	if v != nil {
+		_u.SetExternalThreeDsErrorMessage(*v)
+	}
+	return _u
+}
+
+// ClearExternalThreeDsErrorMessage clears the value of the "external_three_ds_error_message" field.
+func (_u *PaymentAttemptUpdate) ClearExternalThreeDsErrorMessage() *PaymentAttemptUpdate {
+	_u.mutation.ClearExternalThreeDsErrorMessage()
+	return _u
+}
+
 // Mutation returns the PaymentAttemptMutation object of the builder.
 func (_u *PaymentAttemptUpdate) Mutation() *PaymentAttemptMutation {
 	return _u.mutation
@@ -1123,6 +1283,46 @@ func (_u *PaymentAttemptUpdate) check() error {
 	if v, ok := _u.mutation.EncodedData(); ok {
 		if err := paymentattempt.EncodedDataValidator(v); err != nil {
 			return &ValidationError{Name: "encoded_data", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.encoded_data": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.ExternalThreeDsStatus(); ok {
+		if err := paymentattempt.ExternalThreeDsStatusValidator(v); err != nil {
+			return &ValidationError{Name: "external_three_ds_status", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.external_three_ds_status": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.ExternalThreeDsFlow(); ok {
+		if err := paymentattempt.ExternalThreeDsFlowValidator(v); err != nil {
+			return &ValidationError{Name: "external_three_ds_flow", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.external_three_ds_flow": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.ExternalThreeDsTransStatus(); ok {
+		if err := paymentattempt.ExternalThreeDsTransStatusValidator(v); err != nil {
+			return &ValidationError{Name: "external_three_ds_trans_status", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.external_three_ds_trans_status": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.ExternalThreeDsEci(); ok {
+		if err := paymentattempt.ExternalThreeDsEciValidator(v); err != nil {
+			return &ValidationError{Name: "external_three_ds_eci", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.external_three_ds_eci": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.ExternalThreeDsDsTransID(); ok {
+		if err := paymentattempt.ExternalThreeDsDsTransIDValidator(v); err != nil {
+			return &ValidationError{Name: "external_three_ds_ds_trans_id", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.external_three_ds_ds_trans_id": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.ExternalThreeDsVersion(); ok {
+		if err := paymentattempt.ExternalThreeDsVersionValidator(v); err != nil {
+			return &ValidationError{Name: "external_three_ds_version", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.external_three_ds_version": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.ExternalThreeDsErrorCode(); ok {
+		if err := paymentattempt.ExternalThreeDsErrorCodeValidator(v); err != nil {
+			return &ValidationError{Name: "external_three_ds_error_code", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.external_three_ds_error_code": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.ExternalThreeDsErrorMessage(); ok {
+		if err := paymentattempt.ExternalThreeDsErrorMessageValidator(v); err != nil {
+			return &ValidationError{Name: "external_three_ds_error_message", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.external_three_ds_error_message": %w`, err)}
 		}
 	}
 	if _u.mutation.PaymentCleared() && len(_u.mutation.PaymentIDs()) > 0 {
@@ -1438,6 +1638,54 @@ func (_u *PaymentAttemptUpdate) sqlSave(ctx context.Context) (_node int, err err
 	}
 	if _u.mutation.MultipleCaptureCountCleared() {
 		_spec.ClearField(paymentattempt.FieldMultipleCaptureCount, field.TypeInt)
+	}
+	if value, ok := _u.mutation.ExternalThreeDsStatus(); ok {
+		_spec.SetField(paymentattempt.FieldExternalThreeDsStatus, field.TypeEnum, value)
+	}
+	if _u.mutation.ExternalThreeDsStatusCleared() {
+		_spec.ClearField(paymentattempt.FieldExternalThreeDsStatus, field.TypeEnum)
+	}
+	if value, ok := _u.mutation.ExternalThreeDsFlow(); ok {
+		_spec.SetField(paymentattempt.FieldExternalThreeDsFlow, field.TypeEnum, value)
+	}
+	if _u.mutation.ExternalThreeDsFlowCleared() {
+		_spec.ClearField(paymentattempt.FieldExternalThreeDsFlow, field.TypeEnum)
+	}
+	if value, ok := _u.mutation.ExternalThreeDsTransStatus(); ok {
+		_spec.SetField(paymentattempt.FieldExternalThreeDsTransStatus, field.TypeString, value)
+	}
+	if _u.mutation.ExternalThreeDsTransStatusCleared() {
+		_spec.ClearField(paymentattempt.FieldExternalThreeDsTransStatus, field.TypeString)
+	}
+	if value, ok := _u.mutation.ExternalThreeDsEci(); ok {
+		_spec.SetField(paymentattempt.FieldExternalThreeDsEci, field.TypeString, value)
+	}
+	if _u.mutation.ExternalThreeDsEciCleared() {
+		_spec.ClearField(paymentattempt.FieldExternalThreeDsEci, field.TypeString)
+	}
+	if value, ok := _u.mutation.ExternalThreeDsDsTransID(); ok {
+		_spec.SetField(paymentattempt.FieldExternalThreeDsDsTransID, field.TypeString, value)
+	}
+	if _u.mutation.ExternalThreeDsDsTransIDCleared() {
+		_spec.ClearField(paymentattempt.FieldExternalThreeDsDsTransID, field.TypeString)
+	}
+	if value, ok := _u.mutation.ExternalThreeDsVersion(); ok {
+		_spec.SetField(paymentattempt.FieldExternalThreeDsVersion, field.TypeString, value)
+	}
+	if _u.mutation.ExternalThreeDsVersionCleared() {
+		_spec.ClearField(paymentattempt.FieldExternalThreeDsVersion, field.TypeString)
+	}
+	if value, ok := _u.mutation.ExternalThreeDsErrorCode(); ok {
+		_spec.SetField(paymentattempt.FieldExternalThreeDsErrorCode, field.TypeString, value)
+	}
+	if _u.mutation.ExternalThreeDsErrorCodeCleared() {
+		_spec.ClearField(paymentattempt.FieldExternalThreeDsErrorCode, field.TypeString)
+	}
+	if value, ok := _u.mutation.ExternalThreeDsErrorMessage(); ok {
+		_spec.SetField(paymentattempt.FieldExternalThreeDsErrorMessage, field.TypeString, value)
+	}
+	if _u.mutation.ExternalThreeDsErrorMessageCleared() {
+		_spec.ClearField(paymentattempt.FieldExternalThreeDsErrorMessage, field.TypeString)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
@@ -2356,6 +2604,166 @@ func (_u *PaymentAttemptUpdateOne) ClearMultipleCaptureCount() *PaymentAttemptUp
 	return _u
 }
 
+// SetExternalThreeDsStatus sets the "external_three_ds_status" field.
+func (_u *PaymentAttemptUpdateOne) SetExternalThreeDsStatus(v paymentattempt.ExternalThreeDsStatus) *PaymentAttemptUpdateOne {
+	_u.mutation.SetExternalThreeDsStatus(v)
+	return _u
+}
+
+// SetNillableExternalThreeDsStatus sets the "external_three_ds_status" field if the given value is not nil.
+func (_u *PaymentAttemptUpdateOne) SetNillableExternalThreeDsStatus(v *paymentattempt.ExternalThreeDsStatus) *PaymentAttemptUpdateOne {
+	if v != nil {
+		_u.SetExternalThreeDsStatus(*v)
+	}
+	return _u
+}
+
+// ClearExternalThreeDsStatus clears the value of the "external_three_ds_status" field.
+func (_u *PaymentAttemptUpdateOne) ClearExternalThreeDsStatus() *PaymentAttemptUpdateOne {
+	_u.mutation.ClearExternalThreeDsStatus()
+	return _u
+}
+
+// SetExternalThreeDsFlow sets the "external_three_ds_flow" field.
+func (_u *PaymentAttemptUpdateOne) SetExternalThreeDsFlow(v paymentattempt.ExternalThreeDsFlow) *PaymentAttemptUpdateOne {
+	_u.mutation.SetExternalThreeDsFlow(v)
+	return _u
+}
+
+// SetNillableExternalThreeDsFlow sets the "external_three_ds_flow" field if the given value is not nil.
+func (_u *PaymentAttemptUpdateOne) SetNillableExternalThreeDsFlow(v *paymentattempt.ExternalThreeDsFlow) *PaymentAttemptUpdateOne {
+	if v != nil {
+		_u.SetExternalThreeDsFlow(*v)
+	}
+	return _u
+}
+
+// ClearExternalThreeDsFlow clears the value of the "external_three_ds_flow" field.
+func (_u *PaymentAttemptUpdateOne) ClearExternalThreeDsFlow() *PaymentAttemptUpdateOne {
+	_u.mutation.ClearExternalThreeDsFlow()
+	return _u
+}
+
+// SetExternalThreeDsTransStatus sets the "external_three_ds_trans_status" field.
+func (_u *PaymentAttemptUpdateOne) SetExternalThreeDsTransStatus(v string) *PaymentAttemptUpdateOne {
+	_u.mutation.SetExternalThreeDsTransStatus(v)
+	return _u
+}
+
+// SetNillableExternalThreeDsTransStatus sets the "external_three_ds_trans_status" field if the given value is not nil.
+func (_u *PaymentAttemptUpdateOne) SetNillableExternalThreeDsTransStatus(v *string) *PaymentAttemptUpdateOne {
+	if v != nil {
+		_u.SetExternalThreeDsTransStatus(*v)
+	}
+	return _u
+}
+
+// ClearExternalThreeDsTransStatus clears the value of the "external_three_ds_trans_status" field.
+func (_u *PaymentAttemptUpdateOne) ClearExternalThreeDsTransStatus() *PaymentAttemptUpdateOne {
+	_u.mutation.ClearExternalThreeDsTransStatus()
+	return _u
+}
+
+// SetExternalThreeDsEci sets the "external_three_ds_eci" field.
+func (_u *PaymentAttemptUpdateOne) SetExternalThreeDsEci(v string) *PaymentAttemptUpdateOne {
+	_u.mutation.SetExternalThreeDsEci(v)
+	return _u
+}
+
+// SetNillableExternalThreeDsEci sets the "external_three_ds_eci" field if the given value is not nil.
+func (_u *PaymentAttemptUpdateOne) SetNillableExternalThreeDsEci(v *string) *PaymentAttemptUpdateOne {
+	if v != nil {
+		_u.SetExternalThreeDsEci(*v)
+	}
+	return _u
+}
+
+// ClearExternalThreeDsEci clears the value of the "external_three_ds_eci" field.
+func (_u *PaymentAttemptUpdateOne) ClearExternalThreeDsEci() *PaymentAttemptUpdateOne {
+	_u.mutation.ClearExternalThreeDsEci()
+	return _u
+}
+
+// SetExternalThreeDsDsTransID sets the "external_three_ds_ds_trans_id" field.
+func (_u *PaymentAttemptUpdateOne) SetExternalThreeDsDsTransID(v string) *PaymentAttemptUpdateOne {
+	_u.mutation.SetExternalThreeDsDsTransID(v)
+	return _u
+}
+
+// SetNillableExternalThreeDsDsTransID sets the "external_three_ds_ds_trans_id" field if the given value is not nil.
+func (_u *PaymentAttemptUpdateOne) SetNillableExternalThreeDsDsTransID(v *string) *PaymentAttemptUpdateOne {
+	if v != nil {
+		_u.SetExternalThreeDsDsTransID(*v)
+	}
+	return _u
+}
+
+// ClearExternalThreeDsDsTransID clears the value of the "external_three_ds_ds_trans_id" field.
+func (_u *PaymentAttemptUpdateOne) ClearExternalThreeDsDsTransID() *PaymentAttemptUpdateOne {
+	_u.mutation.ClearExternalThreeDsDsTransID()
+	return _u
+}
+
+// SetExternalThreeDsVersion sets the "external_three_ds_version" field.
+func (_u *PaymentAttemptUpdateOne) SetExternalThreeDsVersion(v string) *PaymentAttemptUpdateOne {
+	_u.mutation.SetExternalThreeDsVersion(v)
+	return _u
+}
+
+// SetNillableExternalThreeDsVersion sets the "external_three_ds_version" field if the given value is not nil.
+func (_u *PaymentAttemptUpdateOne) SetNillableExternalThreeDsVersion(v *string) *PaymentAttemptUpdateOne {
+	if v != nil {
+		_u.SetExternalThreeDsVersion(*v)
+	}
+	return _u
+}
+
+// ClearExternalThreeDsVersion clears the value of the "external_three_ds_version" field.
+func (_u *PaymentAttemptUpdateOne) ClearExternalThreeDsVersion() *PaymentAttemptUpdateOne {
+	_u.mutation.ClearExternalThreeDsVersion()
+	return _u
+}
+
+// SetExternalThreeDsErrorCode sets the "external_three_ds_error_code" field.
+func (_u *PaymentAttemptUpdateOne) SetExternalThreeDsErrorCode(v string) *PaymentAttemptUpdateOne {
+	_u.mutation.SetExternalThreeDsErrorCode(v)
+	return _u
+}
+
+// SetNillableExternalThreeDsErrorCode sets the "external_three_ds_error_code" field if the given value is not nil.
+func (_u *PaymentAttemptUpdateOne) SetNillableExternalThreeDsErrorCode(v *string) *PaymentAttemptUpdateOne {
+	if v != nil {
+		_u.SetExternalThreeDsErrorCode(*v)
+	}
+	return _u
+}
+
+// ClearExternalThreeDsErrorCode clears the value of the "external_three_ds_error_code" field.
+func (_u *PaymentAttemptUpdateOne) ClearExternalThreeDsErrorCode() *PaymentAttemptUpdateOne {
+	_u.mutation.ClearExternalThreeDsErrorCode()
+	return _u
+}
+
+// SetExternalThreeDsErrorMessage sets the "external_three_ds_error_message" field.
+func (_u *PaymentAttemptUpdateOne) SetExternalThreeDsErrorMessage(v string) *PaymentAttemptUpdateOne {
+	_u.mutation.SetExternalThreeDsErrorMessage(v)
+	return _u
+}
+
+// SetNillableExternalThreeDsErrorMessage sets the "external_three_ds_error_message" field if the given value is not nil.
+func (_u *PaymentAttemptUpdateOne) SetNillableExternalThreeDsErrorMessage(v *string) *PaymentAttemptUpdateOne {
+	if v != nil {
+		_u.SetExternalThreeDsErrorMessage(*v)
+	}
+	return _u
+}
+
+// ClearExternalThreeDsErrorMessage clears the value of the "external_three_ds_error_message" field.
+func (_u *PaymentAttemptUpdateOne) ClearExternalThreeDsErrorMessage() *PaymentAttemptUpdateOne {
+	_u.mutation.ClearExternalThreeDsErrorMessage()
+	return _u
+}
+
 // Mutation returns the PaymentAttemptMutation object of the builder.
 func (_u *PaymentAttemptUpdateOne) Mutation() *PaymentAttemptMutation {
 	return _u.mutation
@@ -2566,6 +2974,46 @@ func (_u *PaymentAttemptUpdateOne) check() error {
 	if v, ok := _u.mutation.EncodedData(); ok {
 		if err := paymentattempt.EncodedDataValidator(v); err != nil {
 			return &ValidationError{Name: "encoded_data", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.encoded_data": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.ExternalThreeDsStatus(); ok {
+		if err := paymentattempt.ExternalThreeDsStatusValidator(v); err != nil {
+			return &ValidationError{Name: "external_three_ds_status", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.external_three_ds_status": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.ExternalThreeDsFlow(); ok {
+		if err := paymentattempt.ExternalThreeDsFlowValidator(v); err != nil {
+			return &ValidationError{Name: "external_three_ds_flow", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.external_three_ds_flow": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.ExternalThreeDsTransStatus(); ok {
+		if err := paymentattempt.ExternalThreeDsTransStatusValidator(v); err != nil {
+			return &ValidationError{Name: "external_three_ds_trans_status", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.external_three_ds_trans_status": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.ExternalThreeDsEci(); ok {
+		if err := paymentattempt.ExternalThreeDsEciValidator(v); err != nil {
+			return &ValidationError{Name: "external_three_ds_eci", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.external_three_ds_eci": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.ExternalThreeDsDsTransID(); ok {
+		if err := paymentattempt.ExternalThreeDsDsTransIDValidator(v); err != nil {
+			return &ValidationError{Name: "external_three_ds_ds_trans_id", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.external_three_ds_ds_trans_id": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.ExternalThreeDsVersion(); ok {
+		if err := paymentattempt.ExternalThreeDsVersionValidator(v); err != nil {
+			return &ValidationError{Name: "external_three_ds_version", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.external_three_ds_version": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.ExternalThreeDsErrorCode(); ok {
+		if err := paymentattempt.ExternalThreeDsErrorCodeValidator(v); err != nil {
+			return &ValidationError{Name: "external_three_ds_error_code", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.external_three_ds_error_code": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.ExternalThreeDsErrorMessage(); ok {
+		if err := paymentattempt.ExternalThreeDsErrorMessageValidator(v); err != nil {
+			return &ValidationError{Name: "external_three_ds_error_message", err: fmt.Errorf(`ent: validator failed for field "PaymentAttempt.external_three_ds_error_message": %w`, err)}
 		}
 	}
 	if _u.mutation.PaymentCleared() && len(_u.mutation.PaymentIDs()) > 0 {
@@ -2898,6 +3346,54 @@ func (_u *PaymentAttemptUpdateOne) sqlSave(ctx context.Context) (_node *PaymentA
 	}
 	if _u.mutation.MultipleCaptureCountCleared() {
 		_spec.ClearField(paymentattempt.FieldMultipleCaptureCount, field.TypeInt)
+	}
+	if value, ok := _u.mutation.ExternalThreeDsStatus(); ok {
+		_spec.SetField(paymentattempt.FieldExternalThreeDsStatus, field.TypeEnum, value)
+	}
+	if _u.mutation.ExternalThreeDsStatusCleared() {
+		_spec.ClearField(paymentattempt.FieldExternalThreeDsStatus, field.TypeEnum)
+	}
+	if value, ok := _u.mutation.ExternalThreeDsFlow(); ok {
+		_spec.SetField(paymentattempt.FieldExternalThreeDsFlow, field.TypeEnum, value)
+	}
+	if _u.mutation.ExternalThreeDsFlowCleared() {
+		_spec.ClearField(paymentattempt.FieldExternalThreeDsFlow, field.TypeEnum)
+	}
+	if value, ok := _u.mutation.ExternalThreeDsTransStatus(); ok {
+		_spec.SetField(paymentattempt.FieldExternalThreeDsTransStatus, field.TypeString, value)
+	}
+	if _u.mutation.ExternalThreeDsTransStatusCleared() {
+		_spec.ClearField(paymentattempt.FieldExternalThreeDsTransStatus, field.TypeString)
+	}
+	if value, ok := _u.mutation.ExternalThreeDsEci(); ok {
+		_spec.SetField(paymentattempt.FieldExternalThreeDsEci, field.TypeString, value)
+	}
+	if _u.mutation.ExternalThreeDsEciCleared() {
+		_spec.ClearField(paymentattempt.FieldExternalThreeDsEci, field.TypeString)
+	}
+	if value, ok := _u.mutation.ExternalThreeDsDsTransID(); ok {
+		_spec.SetField(paymentattempt.FieldExternalThreeDsDsTransID, field.TypeString, value)
+	}
+	if _u.mutation.ExternalThreeDsDsTransIDCleared() {
+		_spec.ClearField(paymentattempt.FieldExternalThreeDsDsTransID, field.TypeString)
+	}
+	if value, ok := _u.mutation.ExternalThreeDsVersion(); ok {
+		_spec.SetField(paymentattempt.FieldExternalThreeDsVersion, field.TypeString, value)
+	}
+	if _u.mutation.ExternalThreeDsVersionCleared() {
+		_spec.ClearField(paymentattempt.FieldExternalThreeDsVersion, field.TypeString)
+	}
+	if value, ok := _u.mutation.ExternalThreeDsErrorCode(); ok {
+		_spec.SetField(paymentattempt.FieldExternalThreeDsErrorCode, field.TypeString, value)
+	}
+	if _u.mutation.ExternalThreeDsErrorCodeCleared() {
+		_spec.ClearField(paymentattempt.FieldExternalThreeDsErrorCode, field.TypeString)
+	}
+	if value, ok := _u.mutation.ExternalThreeDsErrorMessage(); ok {
+		_spec.SetField(paymentattempt.FieldExternalThreeDsErrorMessage, field.TypeString, value)
+	}
+	if _u.mutation.ExternalThreeDsErrorMessageCleared() {
+		_spec.ClearField(paymentattempt.FieldExternalThreeDsErrorMessage, field.TypeString)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	_node = &PaymentAttempt{config: _u.config}

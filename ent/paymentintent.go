@@ -80,6 +80,8 @@ type PaymentIntent struct {
 	SplitTxnsEnabled paymentintent.SplitTxnsEnabled `json:"split_txns_enabled,omitempty"`
 	// RequestExternalThreeDsAuthentication holds the value of the "request_external_three_ds_authentication" field.
 	RequestExternalThreeDsAuthentication paymentintent.RequestExternalThreeDsAuthentication `json:"request_external_three_ds_authentication,omitempty"`
+	// ThreeDsDataSealed holds the value of the "three_ds_data_sealed" field.
+	ThreeDsDataSealed *[]byte `json:"-"`
 	// PaymentType holds the value of the "payment_type" field.
 	PaymentType paymentintent.PaymentType `json:"payment_type,omitempty"`
 	// ClientSecret holds the value of the "client_secret" field.
@@ -276,7 +278,7 @@ func (*PaymentIntent) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case paymentintent.FieldCustomerDetails, paymentintent.FieldBilling, paymentintent.FieldShipping, paymentintent.FieldOrderDetails, paymentintent.FieldAllowedPaymentMethodTypes, paymentintent.FieldMetadata, paymentintent.FieldConnectorMetadata, paymentintent.FieldFeatureMetadata, paymentintent.FieldPaymentLinkConfig, paymentintent.FieldPaymentLink, paymentintent.FieldFrmMetadata, paymentintent.FieldMandateData, paymentintent.FieldCustomerAcceptance:
+		case paymentintent.FieldCustomerDetails, paymentintent.FieldThreeDsDataSealed, paymentintent.FieldBilling, paymentintent.FieldShipping, paymentintent.FieldOrderDetails, paymentintent.FieldAllowedPaymentMethodTypes, paymentintent.FieldMetadata, paymentintent.FieldConnectorMetadata, paymentintent.FieldFeatureMetadata, paymentintent.FieldPaymentLinkConfig, paymentintent.FieldPaymentLink, paymentintent.FieldFrmMetadata, paymentintent.FieldMandateData, paymentintent.FieldCustomerAcceptance:
 			values[i] = new([]byte)
 		case paymentintent.FieldOffSession, paymentintent.FieldEnablePartialAuthorization, paymentintent.FieldRequestExtendedAuthorization, paymentintent.FieldEnableOvercapture, paymentintent.FieldForce3dsChallenge, paymentintent.FieldIsIframeRedirectionEnabled:
 			values[i] = new(sql.NullBool)
@@ -499,6 +501,12 @@ func (_m *PaymentIntent) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field request_external_three_ds_authentication", values[i])
 			} else if value.Valid {
 				_m.RequestExternalThreeDsAuthentication = paymentintent.RequestExternalThreeDsAuthentication(value.String)
+			}
+		case paymentintent.FieldThreeDsDataSealed:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field three_ds_data_sealed", values[i])
+			} else if value != nil {
+				_m.ThreeDsDataSealed = value
 			}
 		case paymentintent.FieldPaymentType:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -1003,6 +1011,8 @@ func (_m *PaymentIntent) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("request_external_three_ds_authentication=")
 	builder.WriteString(fmt.Sprintf("%v", _m.RequestExternalThreeDsAuthentication))
+	builder.WriteString(", ")
+	builder.WriteString("three_ds_data_sealed=<sensitive>")
 	builder.WriteString(", ")
 	builder.WriteString("payment_type=")
 	builder.WriteString(fmt.Sprintf("%v", _m.PaymentType))

@@ -403,6 +403,12 @@ func (_c *PaymentIntentCreate) SetNillableRequestExternalThreeDsAuthentication(v
 	return _c
 }
 
+// SetThreeDsDataSealed sets the "three_ds_data_sealed" field.
+func (_c *PaymentIntentCreate) SetThreeDsDataSealed(v []byte) *PaymentIntentCreate {
+	_c.mutation.SetThreeDsDataSealed(v)
+	return _c
+}
+
 // SetPaymentType sets the "payment_type" field.
 func (_c *PaymentIntentCreate) SetPaymentType(v paymentintent.PaymentType) *PaymentIntentCreate {
 	_c.mutation.SetPaymentType(v)
@@ -1587,6 +1593,10 @@ func (_c *PaymentIntentCreate) createSpec() (*PaymentIntent, *sqlgraph.CreateSpe
 		_spec.SetField(paymentintent.FieldRequestExternalThreeDsAuthentication, field.TypeEnum, value)
 		_node.RequestExternalThreeDsAuthentication = value
 	}
+	if value, ok := _c.mutation.ThreeDsDataSealed(); ok {
+		_spec.SetField(paymentintent.FieldThreeDsDataSealed, field.TypeBytes, value)
+		_node.ThreeDsDataSealed = &value
+	}
 	if value, ok := _c.mutation.PaymentType(); ok {
 		_spec.SetField(paymentintent.FieldPaymentType, field.TypeEnum, value)
 		_node.PaymentType = value
@@ -2373,6 +2383,24 @@ func (u *PaymentIntentUpsert) SetRequestExternalThreeDsAuthentication(v paymenti
 // UpdateRequestExternalThreeDsAuthentication sets the "request_external_three_ds_authentication" field to the value that was provided on create.
 func (u *PaymentIntentUpsert) UpdateRequestExternalThreeDsAuthentication() *PaymentIntentUpsert {
 	u.SetExcluded(paymentintent.FieldRequestExternalThreeDsAuthentication)
+	return u
+}
+
+// SetThreeDsDataSealed sets the "three_ds_data_sealed" field.
+func (u *PaymentIntentUpsert) SetThreeDsDataSealed(v []byte) *PaymentIntentUpsert {
+	u.Set(paymentintent.FieldThreeDsDataSealed, v)
+	return u
+}
+
+// UpdateThreeDsDataSealed sets the "three_ds_data_sealed" field to the value that was provided on create.
+func (u *PaymentIntentUpsert) UpdateThreeDsDataSealed() *PaymentIntentUpsert {
+	u.SetExcluded(paymentintent.FieldThreeDsDataSealed)
+	return u
+}
+
+// ClearThreeDsDataSealed clears the value of the "three_ds_data_sealed" field.
+func (u *PaymentIntentUpsert) ClearThreeDsDataSealed() *PaymentIntentUpsert {
+	u.SetNull(paymentintent.FieldThreeDsDataSealed)
 	return u
 }
 
@@ -3716,6 +3744,27 @@ func (u *PaymentIntentUpsertOne) SetRequestExternalThreeDsAuthentication(v payme
 func (u *PaymentIntentUpsertOne) UpdateRequestExternalThreeDsAuthentication() *PaymentIntentUpsertOne {
 	return u.Update(func(s *PaymentIntentUpsert) {
 		s.UpdateRequestExternalThreeDsAuthentication()
+	})
+}
+
+// SetThreeDsDataSealed sets the "three_ds_data_sealed" field.
+func (u *PaymentIntentUpsertOne) SetThreeDsDataSealed(v []byte) *PaymentIntentUpsertOne {
+	return u.Update(func(s *PaymentIntentUpsert) {
+		s.SetThreeDsDataSealed(v)
+	})
+}
+
+// UpdateThreeDsDataSealed sets the "three_ds_data_sealed" field to the value that was provided on create.
+func (u *PaymentIntentUpsertOne) UpdateThreeDsDataSealed() *PaymentIntentUpsertOne {
+	return u.Update(func(s *PaymentIntentUpsert) {
+		s.UpdateThreeDsDataSealed()
+	})
+}
+
+// ClearThreeDsDataSealed clears the value of the "three_ds_data_sealed" field.
+func (u *PaymentIntentUpsertOne) ClearThreeDsDataSealed() *PaymentIntentUpsertOne {
+	return u.Update(func(s *PaymentIntentUpsert) {
+		s.ClearThreeDsDataSealed()
 	})
 }
 
@@ -5353,6 +5402,27 @@ func (u *PaymentIntentUpsertBulk) SetRequestExternalThreeDsAuthentication(v paym
 func (u *PaymentIntentUpsertBulk) UpdateRequestExternalThreeDsAuthentication() *PaymentIntentUpsertBulk {
 	return u.Update(func(s *PaymentIntentUpsert) {
 		s.UpdateRequestExternalThreeDsAuthentication()
+	})
+}
+
+// SetThreeDsDataSealed sets the "three_ds_data_sealed" field.
+func (u *PaymentIntentUpsertBulk) SetThreeDsDataSealed(v []byte) *PaymentIntentUpsertBulk {
+	return u.Update(func(s *PaymentIntentUpsert) {
+		s.SetThreeDsDataSealed(v)
+	})
+}
+
+// UpdateThreeDsDataSealed sets the "three_ds_data_sealed" field to the value that was provided on create.
+func (u *PaymentIntentUpsertBulk) UpdateThreeDsDataSealed() *PaymentIntentUpsertBulk {
+	return u.Update(func(s *PaymentIntentUpsert) {
+		s.UpdateThreeDsDataSealed()
+	})
+}
+
+// ClearThreeDsDataSealed clears the value of the "three_ds_data_sealed" field.
+func (u *PaymentIntentUpsertBulk) ClearThreeDsDataSealed() *PaymentIntentUpsertBulk {
+	return u.Update(func(s *PaymentIntentUpsert) {
+		s.ClearThreeDsDataSealed()
 	})
 }
 

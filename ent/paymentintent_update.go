@@ -528,6 +528,18 @@ func (_u *PaymentIntentUpdate) SetNillableRequestExternalThreeDsAuthentication(v
 	return _u
 }
 
+// SetThreeDsDataSealed sets the "three_ds_data_sealed" field.
+func (_u *PaymentIntentUpdate) SetThreeDsDataSealed(v []byte) *PaymentIntentUpdate {
+	_u.mutation.SetThreeDsDataSealed(v)
+	return _u
+}
+
+// ClearThreeDsDataSealed clears the value of the "three_ds_data_sealed" field.
+func (_u *PaymentIntentUpdate) ClearThreeDsDataSealed() *PaymentIntentUpdate {
+	_u.mutation.ClearThreeDsDataSealed()
+	return _u
+}
+
 // SetPaymentType sets the "payment_type" field.
 func (_u *PaymentIntentUpdate) SetPaymentType(v paymentintent.PaymentType) *PaymentIntentUpdate {
 	_u.mutation.SetPaymentType(v)
@@ -1913,6 +1925,12 @@ func (_u *PaymentIntentUpdate) sqlSave(ctx context.Context) (_node int, err erro
 	if value, ok := _u.mutation.RequestExternalThreeDsAuthentication(); ok {
 		_spec.SetField(paymentintent.FieldRequestExternalThreeDsAuthentication, field.TypeEnum, value)
 	}
+	if value, ok := _u.mutation.ThreeDsDataSealed(); ok {
+		_spec.SetField(paymentintent.FieldThreeDsDataSealed, field.TypeBytes, value)
+	}
+	if _u.mutation.ThreeDsDataSealedCleared() {
+		_spec.ClearField(paymentintent.FieldThreeDsDataSealed, field.TypeBytes)
+	}
 	if value, ok := _u.mutation.PaymentType(); ok {
 		_spec.SetField(paymentintent.FieldPaymentType, field.TypeEnum, value)
 	}
@@ -2989,6 +3007,18 @@ func (_u *PaymentIntentUpdateOne) SetNillableRequestExternalThreeDsAuthenticatio
 	if v != nil {
 		_u.SetRequestExternalThreeDsAuthentication(*v)
 	}
+	return _u
+}
+
+// SetThreeDsDataSealed sets the "three_ds_data_sealed" field.
+func (_u *PaymentIntentUpdateOne) SetThreeDsDataSealed(v []byte) *PaymentIntentUpdateOne {
+	_u.mutation.SetThreeDsDataSealed(v)
+	return _u
+}
+
+// ClearThreeDsDataSealed clears the value of the "three_ds_data_sealed" field.
+func (_u *PaymentIntentUpdateOne) ClearThreeDsDataSealed() *PaymentIntentUpdateOne {
+	_u.mutation.ClearThreeDsDataSealed()
 	return _u
 }
 
@@ -4406,6 +4436,12 @@ func (_u *PaymentIntentUpdateOne) sqlSave(ctx context.Context) (_node *PaymentIn
 	}
 	if value, ok := _u.mutation.RequestExternalThreeDsAuthentication(); ok {
 		_spec.SetField(paymentintent.FieldRequestExternalThreeDsAuthentication, field.TypeEnum, value)
+	}
+	if value, ok := _u.mutation.ThreeDsDataSealed(); ok {
+		_spec.SetField(paymentintent.FieldThreeDsDataSealed, field.TypeBytes, value)
+	}
+	if _u.mutation.ThreeDsDataSealedCleared() {
+		_spec.ClearField(paymentintent.FieldThreeDsDataSealed, field.TypeBytes)
 	}
 	if value, ok := _u.mutation.PaymentType(); ok {
 		_spec.SetField(paymentintent.FieldPaymentType, field.TypeEnum, value)

@@ -35,6 +35,14 @@ type RedirectTarget struct {
 	// Return is how the customer goes back to the shop; nil when the
 	// payment has no return_url (or one that is not a URL).
 	Return *MerchantReturn
+	// AuthorizeURL is where the customer's browser goes after the
+	// challenge of an external authentication: the checkout's
+	// three_ds_authorize_url ("" for the connector's own challenge).
+	AuthorizeURL string
+	// PollID and the poll's delay and frequency are what the checkout
+	// polls after an external authentication.
+	PollID                   string
+	PollDelaySecs, PollTimes int
 }
 
 // MerchantReturn is the way back to the shop after a redirect, as
@@ -160,7 +168,11 @@ func (s *Service) redirectTarget(ctx context.Context, pi *ent.PaymentIntent, att
 	}
 	t := &RedirectTarget{PaymentID: pi.PaymentID, Amount: pi.Amount, Currency: string(pi.Currency),
 		Connector: deref(pi.Connector), ReturnURL: deref(pi.ReturnURL), ClientSecret: pi.ClientSecret,
-		Status: pi.Status, ManualRetryAllowed: manualRetryAllowed(pi.Status, att)}
+		Status: pi.Status, ManualRetryAllowed: manualRetryAllowed(pi.Status, att),
+		PollID: PollID(pi.PaymentID), PollDelaySecs: pollDelaySecs, PollTimes: pollFrequency}
+	if att.ExternalThreeDsFlow != nil && *att.ExternalThreeDsFlow == paymentattempt.ExternalThreeDsFlowChallenge {
+		t.AuthorizeURL = s.authorizeURL(pi, att)
+	}
 	if t.ReturnURL == "" {
 		return t, nil
 	}
@@ -254,6 +266,9 @@ func (s *Service) completeCustomerAction(ctx context.Context, pi *ent.PaymentInt
 		pi.ActiveAttemptID != nil && *pi.ActiveAttemptID == att.ID
 	if !waiting {
 		return nil
+	}
+	if waitsForChallenge(pi, att) {
+		return s.completeExternalChallenge(ctx, pi, att, approved)
 	}
 	mca, err := s.db.Client.MerchantConnectorAccount.Query().
 		Where(merchantconnectoraccount.ID(deref(att.MerchantConnectorID))).Only(ctx)

@@ -36,9 +36,13 @@ func connectorCaptureMethod(pi *ent.PaymentIntent) connector.CaptureMethod {
 // as two connector calls. A failure the merchant's retry rules allow is
 // tried again on the next connector of the route, each try a new attempt
 // recorded before its call (see retryOnNextConnector).
-func (s *Service) authorize(ctx context.Context, pi *ent.PaymentIntent, att *ent.PaymentAttempt, mca *ent.MerchantConnectorAccount, m *customer.PaymentMethodInput) (*PaymentView, error) {
+// ext is the external 3-D Secure result the authorization carries (nil:
+// none).
+func (s *Service) authorize(ctx context.Context, pi *ent.PaymentIntent, att *ent.PaymentAttempt, mca *ent.MerchantConnectorAccount,
+	m *customer.PaymentMethodInput, ext *connector.ExternalThreeDS) (*PaymentView, error) {
 	for {
-		a := authorization{paymentID: pi.PaymentID, attemptID: att.ID, retryWith: m, prior: &confirmation{pi: pi, att: att}}
+		a := authorization{paymentID: pi.PaymentID, attemptID: att.ID, retryWith: m, prior: &confirmation{pi: pi, att: att},
+			external: ext}
 		call := s.authorizationCall(&a, pi, att, mca)
 		if _, err := call.Run(ctx, s.db); err != nil {
 			return nil, err
@@ -52,7 +56,8 @@ func (s *Service) authorize(ctx context.Context, pi *ent.PaymentIntent, att *ent
 }
 
 // authorizeRequest is the connector's request for an attempt.
-func (s *Service) authorizeRequest(pi *ent.PaymentIntent, att *ent.PaymentAttempt, acct connector.Account, m *customer.PaymentMethodInput) *connector.AuthorizeRequest {
+func (s *Service) authorizeRequest(pi *ent.PaymentIntent, att *ent.PaymentAttempt, acct connector.Account, m *customer.PaymentMethodInput,
+	ext *connector.ExternalThreeDS) *connector.AuthorizeRequest {
 	req := &connector.AuthorizeRequest{
 		Account:            acct,
 		Amount:             att.NetAmount,
@@ -63,6 +68,7 @@ func (s *Service) authorizeRequest(pi *ent.PaymentIntent, att *ent.PaymentAttemp
 		SetupFutureUsage:   customer.KeepsCard(pi), // a card kept for later needs the connector's token
 		PaymentMethod:      connectorMethod(m),
 		AuthenticationType: connector.NoThreeDS,
+		ExternalThreeDS:    ext,
 	}
 	if pi.AuthenticationType != nil && *pi.AuthenticationType == paymentintent.AuthenticationTypeThreeDs {
 		req.AuthenticationType = connector.ThreeDS

@@ -159,18 +159,26 @@ func (s *Service) CompleteAuthorize(ctx context.Context, paymentID string, clien
 
 // AuthenticationChallenge is Hyperswitch's POST /payments/{id}/3ds/authentication
 // for a payment that waits for the customer's 3-D Secure check: the
-// challenge is the sandbox's authentication page (its next_action URL).
+// challenge (trans_status C) is the sandbox's authentication page, for an
+// external authentication's challenge (next_action three_ds_invoke) with
+// its challenge request, else the connector's own (its next_action URL).
 // A payment that waits for no check is refused (IR_14 naming its status).
-func (s *Service) AuthenticationChallenge(ctx context.Context, paymentID string, clientSecret *string) (*PaymentView, error) {
+func (s *Service) AuthenticationChallenge(ctx context.Context, paymentID string, clientSecret *string) (*ThreeDSChallenge, error) {
 	v, err := s.RetrievePayment(ctx, paymentID, RetrieveInput{ClientSecret: clientSecret})
 	if err != nil {
 		return nil, err
+	}
+	if v.Active != nil && waitsForChallenge(v.Intent, v.Active) {
+		ids := connector.SandboxThreeDS("", v.Active.ID)
+		return &ThreeDSChallenge{TransStatus: connector.ThreeDSChallenge, ACSURL: s.redirectURL(v.Active.ID),
+			ACSTransID: ids.ACSTransID, ServerTransID: ids.ServerTransID,
+			Version: deref(v.Active.ExternalThreeDsVersion)}, nil
 	}
 	if v.Intent.Status != paymentintent.StatusRequiresCustomerAction || v.NextActionURL() == "" {
 		return nil, ErrUnexpectedState("authenticated", v.Intent.Status,
 			[]paymentintent.Status{paymentintent.StatusRequiresCustomerAction})
 	}
-	return v, nil
+	return &ThreeDSChallenge{TransStatus: connector.ThreeDSChallenge, ACSURL: v.NextActionURL()}, nil
 }
 
 // PollID names the poll of a payment's external authentication, as

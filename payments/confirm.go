@@ -37,6 +37,7 @@ func paymentAttemptOf(intentID, attemptID string) []predicate.PaymentAttempt {
 func (in *ConfirmInput) storedFields() *PaymentFields {
 	f := in.PaymentFields
 	f.PaymentMethod, f.Connectors, f.MerchantConnectorID, f.BrowserInfo = nil, nil, nil, nil
+	f.ThreeDSData = nil // carried to the connector, not kept
 	f.ClientAddr = ""
 	return &f
 }
@@ -144,11 +145,13 @@ func (s *Service) ConfirmPayment(ctx context.Context, paymentID string, in Confi
 	if err != nil {
 		return nil, err
 	}
-	view, err := s.authorize(ctx, c.pi, c.att, c.mca, c.method)
+	view, err := s.authorizeConfirmed(ctx, merchantID, c)
 	if err != nil {
 		return nil, err
 	}
-	s.customers.VaultDrop(ctx, merchantID, c.pi.ID) // the connector has seen the card
+	if c.threeDS == nil || c.threeDS.verdict() != threeDSChallenge {
+		s.customers.VaultDrop(ctx, merchantID, c.pi.ID) // the connector has seen the card
+	}
 	return s.viewOr(ctx, view, paymentID)
 }
 
@@ -159,6 +162,8 @@ type confirmation struct {
 	att    *ent.PaymentAttempt
 	mca    *ent.MerchantConnectorAccount
 	method *customer.PaymentMethodInput
+	// threeDS is the attempt's external authentication, if it has one.
+	threeDS *externalThreeDS
 }
 
 // prepareConfirm checks, inside tx, that cur (locked) may be confirmed with
@@ -193,11 +198,22 @@ func (s *Service) prepareConfirm(ctx context.Context, tx *ent.Tx, merchantID str
 	if pi, err = s.writeProcessing(ctx, tx, pi, insert, attemptID, mca, method); err != nil {
 		return nil, err
 	}
+	ext, err := s.startThreeDS(ctx, tx, pi, method, attemptID, in.ThreeDSData)
+	if err != nil {
+		return nil, err
+	}
 	att, err := s.newAttempt(ctx, tx, pi, attemptID, d, method, in.BrowserInfo.Members())
 	if err != nil {
 		return nil, err
 	}
-	return &confirmation{pi: pi, att: att, mca: mca, method: method}, nil
+	if ext != nil {
+		upd := tx.PaymentAttempt.UpdateOne(att)
+		ext.record(upd.Mutation())
+		if att, err = upd.Save(ctx); err != nil {
+			return nil, errs.Internal(err)
+		}
+	}
+	return &confirmation{pi: pi, att: att, mca: mca, method: method, threeDS: ext}, nil
 }
 
 // checkConfirm runs the refusals of a confirm of cur that come before its

@@ -54,7 +54,7 @@ func (s *Service) CreatePayment(ctx context.Context, in PaymentInput) (*PaymentV
 		return s.createRefused(ctx, in.Idempotency, err)
 	}
 	if confirm != nil {
-		view, err := s.authorize(ctx, confirm.pi, confirm.att, confirm.mca, confirm.method)
+		view, err := s.authorizeConfirmed(ctx, merchantID, confirm)
 		if err != nil {
 			return nil, err
 		}

@@ -48,6 +48,9 @@ type authorizationDecision struct {
 	// firstAttempt: nothing but this transaction can have written the
 	// payment's captures, refunds or disputes, so none is read back.
 	firstAttempt bool
+	// threeDS is the external authentication the answer records on the
+	// attempt (nil: unchanged).
+	threeDS *externalThreeDS
 }
 
 // decideAuthorization is what res (or callErr, no answer) makes of att and

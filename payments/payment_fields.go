@@ -90,6 +90,13 @@ func (s *Service) setFields(ctx context.Context, tx *ent.Tx, upd *ent.PaymentInt
 	if err := checkAttemptOf(ctx, tx, pi.id, f.ActiveAttempt); err != nil {
 		return err
 	}
+	if f.ThreeDSData != nil {
+		sealed, err := s.sealThreeDSData(f.ThreeDSData, pi.id)
+		if err != nil {
+			return err
+		}
+		upd.SetThreeDsDataSealed(sealed)
+	}
 	writeFields(upd, pi.createdAt, pi.status, f)
 	return nil
 }

@@ -58,18 +58,21 @@ type PaymentFields struct {
 	AllowedPaymentMethodTypes            []string
 	RequestIncrementalAuthorization      *string // "true", "false", "default"
 	RequestExternalThreeDSAuthentication *string // Enable, Skip
-	EnablePartialAuthorization           *bool
-	RequestExtendedAuthorization         *bool
-	EnableOvercapture                    *bool
-	Force3DSChallenge                    *bool
-	IsIframeRedirectionEnabled           *bool
-	CustomerPresent                      *string
-	ApplyMitExemption                    *string
-	PaymentLinkEnabled                   *string
-	SplitTxnsEnabled                     *string
-	RoutingAlgorithmID                   *string
-	ExternalTaxCalculation               *string
-	SurchargeCalculation                 *string
+	// ThreeDSData is the result of an authentication made outside the
+	// payment, for its authorization (sealed while it waits).
+	ThreeDSData                  *ExternalThreeDSData
+	EnablePartialAuthorization   *bool
+	RequestExtendedAuthorization *bool
+	EnableOvercapture            *bool
+	Force3DSChallenge            *bool
+	IsIframeRedirectionEnabled   *bool
+	CustomerPresent              *string
+	ApplyMitExemption            *string
+	PaymentLinkEnabled           *string
+	SplitTxnsEnabled             *string
+	RoutingAlgorithmID           *string
+	ExternalTaxCalculation       *string
+	SurchargeCalculation         *string
 	// Mandate asks for a mandate to be set up with this payment
 	// (mandate_data, or a top-level customer_acceptance: resolveAcceptance).
 	Mandate *customer.MandateRequest
@@ -257,6 +260,9 @@ func (f *PaymentFields) checkClosedSets() error {
 		nonNegative("tax_on_surcharge", f.TaxOnSurcharge),
 		absoluteURL("return_url", f.ReturnURL),
 		validate.Countries.Optional("business_country", f.BusinessCountry),
+	}
+	if f.ThreeDSData != nil {
+		checks = append(checks, f.ThreeDSData.check())
 	}
 	for _, err := range checks {
 		if err != nil {

@@ -33,6 +33,14 @@ type authorization struct {
 	sequential *captureReservation // sequential_automatic's capture, to send
 	settled    *ent.PaymentAttempt // the attempt with the verdict, for dynamic routing
 	profileID  string
+
+	// external is the external 3-D Secure result the authorization
+	// carries; threeDS the authentication an answer records on the
+	// attempt, and nextAction the customer's step it waits for (an
+	// external challenge's three_ds_invoke), when no connector gave them.
+	external   *connector.ExternalThreeDS
+	threeDS    *externalThreeDS
+	nextAction map[string]any
 }
 
 // authorizationCall is the connector call of a pending attempt (a
@@ -44,7 +52,7 @@ func (s *Service) authorizationCall(a *authorization, pi *ent.PaymentIntent, att
 	return connectorcall.Call[*connector.PaymentResult]{
 		Connect: func() (connector.Connector, connector.Account, error) { return s.connectorFor(pi, att, mca) },
 		Call: func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.PaymentResult, error) {
-			return conn.Authorize(ctx, s.authorizeRequest(pi, att, acct, m))
+			return conn.Authorize(ctx, s.authorizeRequest(pi, att, acct, m, a.external))
 		},
 		Sync: func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.PaymentResult, error) {
 			return conn.Sync(ctx, syncRequest(acct, att))
@@ -92,6 +100,10 @@ func (s *Service) settleAuthorization(ctx context.Context, tx *ent.Tx, a *author
 		}
 	}
 	d := decideAuthorization(pi, att, res, callErr, a.retryWith != nil, s.redirectURL)
+	if a.nextAction != nil && d.status == paymentattempt.StatusAuthenticationPending {
+		d.nextAction = a.nextAction
+	}
+	d.threeDS = a.threeDS
 	if d.unanswered {
 		_, err := tx.PaymentAttempt.UpdateOne(att).SetErrorMessage(noAnswerMessage).SetErrorReason(callErr.Error()).Save(ctx)
 		return txn.ErrorOrNil(err, "payment attempt")
@@ -195,6 +207,9 @@ func (s *Service) applyAttemptOutcome(ctx context.Context, tx *ent.Tx, att *ent.
 	}
 	if d.card != nil {
 		upd.SetCard(d.card)
+	}
+	if d.threeDS != nil {
+		d.threeDS.record(upd.Mutation())
 	}
 	if res.ConnectorMandateID != "" {
 		upd.SetPaymentToken(res.ConnectorMandateID)

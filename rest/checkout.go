@@ -1,10 +1,13 @@
 package rest
 
 import (
+	"crypto/rand"
+	"html/template"
 	"maps"
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 
 	"switchyard/payments"
 	"switchyard/payments/connector"
@@ -202,18 +205,27 @@ func sdkConfigOf(c *payments.Checkout) sdkConfigBody {
 }
 
 // externalAuthenticationBody is Hyperswitch's PaymentsExternalAuthenticationResponse:
-// the challenge is the sandbox's authentication page.
+// the challenge is the sandbox's authentication page, where the checkout
+// posts challenge_request as challenge_request_key.
 type externalAuthenticationBody struct {
-	TransStatus         string  `json:"trans_status"`
-	AcsURL              *string `json:"acs_url"`
-	ChallengeRequest    *string `json:"challenge_request"`
-	ThreeDSRequestorURL string  `json:"three_ds_requestor_url"`
-	ErrorMessage        *string `json:"error_message"`
+	TransStatus          string  `json:"trans_status"`
+	AcsURL               *string `json:"acs_url"`
+	ChallengeRequest     *string `json:"challenge_request"`
+	ChallengeRequestKey  *string `json:"challenge_request_key"`
+	AcsTransID           *string `json:"acs_trans_id"`
+	ThreeDSServerTransID *string `json:"three_dsserver_trans_id"`
+	ThreeDSRequestorURL  string  `json:"three_ds_requestor_url"`
+	ErrorMessage         *string `json:"error_message"`
 }
 
-func externalAuthenticationOf(v *payments.PaymentView) externalAuthenticationBody {
-	acs := v.NextActionURL()
-	out := externalAuthenticationBody{TransStatus: "C", AcsURL: &acs}
+func externalAuthenticationOf(c *payments.ThreeDSChallenge) externalAuthenticationBody {
+	acs := c.ACSURL
+	out := externalAuthenticationBody{TransStatus: c.TransStatus, AcsURL: &acs}
+	if creq := c.ChallengeRequest(); creq != "" {
+		key := "creq"
+		out.ChallengeRequest, out.ChallengeRequestKey = &creq, &key
+		out.AcsTransID, out.ThreeDSServerTransID = &c.ACSTransID, &c.ServerTransID
+	}
 	if u, err := url.Parse(acs); err == nil {
 		out.ThreeDSRequestorURL = u.Scheme + "://" + u.Host
 	}
@@ -276,4 +288,57 @@ func registerCheckout(a *api, svc *payments.Service) {
 		}
 		return pollBody{PollID: id, Status: status}, nil
 	})
+}
+
+// threeDSAuthorizePage ends the checkout's 3-D Secure step, as the page
+// Hyperswitch serves at three_ds_authorize_url does: inside the checkout's
+// frame it posts poll_status to the checkout (which polls GET
+// /poll/status/{poll_id}, then reads the payment); opened on its own it
+// goes back to the shop's return_url.
+var threeDSAuthorizePage = template.Must(template.New("authorize").Parse(pageHead + `<title>Payment · Switchyard sandbox</title>
+</head>
+<body>
+<p>{{.Text}}</p>
+{{with .Back}}<p><a href="{{.}}">Return to the merchant</a></p>{{end}}
+<script nonce="{{.Nonce}}">
+const pollStatus = {{.PollStatus}};
+if (window.parent !== window) {
+  window.parent.postMessage({poll_status: pollStatus}, "*");
+} else if (pollStatus.return_url_with_query_params) {
+  window.location.replace(pollStatus.return_url_with_query_params);
+}
+</script>
+</body>
+</html>
+`))
+
+type threeDSAuthorizeView struct {
+	Text, Back, Nonce string
+	// PollStatus is the message the checkout reads: its delay and
+	// frequency are strings, as Hyperswitch sends them.
+	PollStatus map[string]string
+}
+
+// registerThreeDSAuthorizePage serves three_ds_authorize_url (Hyperswitch's
+// /payments/{payment_id}/{merchant_id}/authorize/{connector}) to the
+// customer's browser, which the token in its query authenticates.
+func registerThreeDSAuthorizePage(mux *http.ServeMux, svc *payments.Service) {
+	page := func(w http.ResponseWriter, r *http.Request) {
+		t, err := svc.AuthorizePage(r.Context(), r.PathValue("merchant_id"), r.PathValue("payment_id"), r.URL.Query().Get("token"))
+		if err != nil {
+			sandboxError(w, r, err)
+			return
+		}
+		v := threeDSAuthorizeView{Text: "Payment " + string(t.Status) + ".", Nonce: rand.Text(), PollStatus: map[string]string{
+			"poll_id": t.PollID, "delay_in_secs": strconv.Itoa(t.PollDelaySecs), "frequency": strconv.Itoa(t.PollTimes)}}
+		if t.Return != nil {
+			v.Back = t.Return.URL
+			v.PollStatus["return_url_with_query_params"] = t.Return.URL
+		}
+		writePage(w, threeDSAuthorizePage, v, http.StatusOK, map[string]string{"Referrer-Policy": "no-referrer",
+			"Content-Security-Policy": "default-src 'none'; base-uri 'none'; script-src 'nonce-" + v.Nonce + "'"})
+	}
+	const path = "/payments/{payment_id}/{merchant_id}/authorize/{connector}"
+	mux.HandleFunc("GET "+path, page)
+	mux.HandleFunc("POST "+path, page)
 }

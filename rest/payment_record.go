@@ -135,6 +135,7 @@ func paymentRecordOf(v *payments.PaymentView) paymentRecord {
 			rec.PaymentMethodData = &paymentMethodDataOut{Card: cardOutOf(a), Billing: a.PaymentMethodBilling}
 		}
 		rec.BrowserInfo = payments.BrowserInfoOf(a.BrowserInfo)
+		rec.ExternalAuthenticationDetails, rec.External3DSAuthenticationAttempted = externalAuthOf(a)
 	}
 	rec.NextAction = v.NextAction()
 	rec.ManualRetryAllowed = v.ManualRetryAllowed()
@@ -238,4 +239,17 @@ func enumString[T ~string](v *T) *string {
 	}
 	s := string(*v)
 	return &s
+}
+
+// externalAuthOf is the attempt's external 3-D Secure authentication
+// (external_authentication_details) and whether one was made
+// (external_3ds_authentication_attempted); nil for an attempt without one.
+func externalAuthOf(a *ent.PaymentAttempt) (*externalAuthOut, *bool) {
+	if a.ExternalThreeDsStatus == nil {
+		return nil, nil
+	}
+	attempted := true
+	return &externalAuthOut{Status: enumString(a.ExternalThreeDsStatus), AuthenticationFlow: enumString(a.ExternalThreeDsFlow),
+		ElectronicCommerceIndicator: a.ExternalThreeDsEci, DsTransactionID: a.ExternalThreeDsDsTransID,
+		Version: a.ExternalThreeDsVersion, ErrorCode: a.ExternalThreeDsErrorCode, ErrorMessage: a.ExternalThreeDsErrorMessage}, &attempted
 }

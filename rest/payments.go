@@ -62,6 +62,7 @@ func (req *paymentsRequest) fields(r *http.Request) (payments.PaymentFields, err
 	}
 	f.RequestIncrementalAuthorization = payments.IncrementalAuthorizationFlag(req.RequestIncrementalAuthorization)
 	f.RequestExternalThreeDSAuthentication = payments.ExternalThreeDSFlag(req.RequestExternalThreeDSAuthentication)
+	f.ThreeDSData = req.ThreeDSData.domain()
 	var err error
 	if f.Customer, err = req.customer(); err != nil {
 		return f, err
@@ -361,4 +362,25 @@ func (req *paymentsRequest) confirmInput(r *http.Request) (payments.ConfirmInput
 		return payments.ConfirmInput{}, err
 	}
 	return payments.ConfirmInput{PaymentFields: f, ClientSecret: req.ClientSecret}, nil
+}
+
+// domain is three_ds_data as the payment takes it (nil when not given).
+func (in *externalThreeDSDataIn) domain() *payments.ExternalThreeDSData {
+	if in == nil {
+		return nil
+	}
+	out := &payments.ExternalThreeDSData{DSTransID: in.DsTransID, Version: in.Version, ECI: in.Eci,
+		TransStatus: deref(in.TransactionStatus)}
+	if c := in.AuthenticationCryptogram; c != nil && c.Cavv != nil {
+		out.Cryptogram = deref(c.Cavv.AuthenticationCryptogram)
+	}
+	return out
+}
+
+// cryptogramIn is Hyperswitch's Cryptogram (three_ds_data's
+// authentication_cryptogram): the CAVV, the one variant there is.
+type cryptogramIn struct {
+	Cavv *struct {
+		AuthenticationCryptogram *string `json:"authentication_cryptogram"`
+	} `json:"cavv"`
 }

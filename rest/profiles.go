@@ -3,6 +3,8 @@ package rest
 import (
 	"net/http"
 
+	"switchyard/payments/errs"
+
 	"switchyard/payments/merchant"
 )
 
@@ -10,16 +12,21 @@ func (req *profileRequest) domain() (merchant.ProfileInput, error) {
 	if err := checkBusinessLinkConfig(req.PaymentLinkConfig); err != nil {
 		return merchant.ProfileInput{}, err
 	}
+	auth, err := req.AuthenticationConnectorDetails.domain()
+	if err != nil {
+		return merchant.ProfileInput{}, err
+	}
 	return merchant.ProfileInput{
-		ProfileName:                      req.ProfileName,
-		ReturnURL:                        req.ReturnURL,
-		EnablePaymentResponseHash:        req.EnablePaymentResponseHash,
-		PaymentResponseHashKey:           req.PaymentResponseHashKey,
-		RedirectToMerchantWithHTTPPost:   req.RedirectToMerchantWithHTTPPost,
-		WebhookDetails:                   req.WebhookDetails.domain(),
-		Metadata:                         req.Metadata,
-		SessionExpiry:                    req.SessionExpiry,
-		UseBillingAsPaymentMethodBilling: req.UseBillingAsPaymentMethodBilling,
+		AuthenticationConnectorDetails:                  auth,
+		ProfileName:                                     req.ProfileName,
+		ReturnURL:                                       req.ReturnURL,
+		EnablePaymentResponseHash:                       req.EnablePaymentResponseHash,
+		PaymentResponseHashKey:                          req.PaymentResponseHashKey,
+		RedirectToMerchantWithHTTPPost:                  req.RedirectToMerchantWithHTTPPost,
+		WebhookDetails:                                  req.WebhookDetails.domain(),
+		Metadata:                                        req.Metadata,
+		SessionExpiry:                                   req.SessionExpiry,
+		UseBillingAsPaymentMethodBilling:                req.UseBillingAsPaymentMethodBilling,
 		CollectShippingDetailsFromWalletConnector:       req.CollectShippingDetailsFromWalletConnector,
 		CollectBillingDetailsFromWalletConnector:        req.CollectBillingDetailsFromWalletConnector,
 		AlwaysCollectShippingDetailsFromWalletConnector: req.AlwaysCollectShippingDetailsFromWalletConnector,
@@ -64,7 +71,31 @@ func profileOf(p *merchant.ProfileView) profileResponse {
 		Force3DSChallenge:                               p.Force3dsChallenge,
 		IsIframeRedirectionEnabled:                      p.IsIframeRedirectionEnabled,
 		PaymentLinkConfig:                               p.PaymentLinkConfig,
+		AuthenticationConnectorDetails:                  p.AuthenticationConnectorDetails,
 	}
+}
+
+// domain is the profile's authentication_connector_details as it is kept
+// (nil when not given): both members are required, as in Hyperswitch.
+func (in *authenticationConnectorsIn) domain() (map[string]any, error) {
+	if in == nil {
+		return nil, nil
+	}
+	if in.AuthenticationConnectors == nil {
+		return nil, errs.MissingField("authentication_connector_details.authentication_connectors")
+	}
+	if in.ThreeDSRequestorURL == nil {
+		return nil, errs.MissingField("authentication_connector_details.three_ds_requestor_url")
+	}
+	names := make([]any, len(in.AuthenticationConnectors))
+	for i, n := range in.AuthenticationConnectors {
+		names[i] = n
+	}
+	out := map[string]any{"authentication_connectors": names, "three_ds_requestor_url": *in.ThreeDSRequestorURL}
+	if in.ThreeDSRequestorAppURL != nil {
+		out["three_ds_requestor_app_url"] = *in.ThreeDSRequestorAppURL
+	}
+	return out, nil
 }
 
 // registerProfiles adds Hyperswitch's business profile routes. Delete takes

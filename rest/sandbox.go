@@ -128,7 +128,17 @@ type sandboxPayment struct {
 }
 
 func registerSandboxPages(mux *http.ServeMux, svc *payments.Service) {
-	mux.HandleFunc("GET /sandbox/authenticate/{attempt_id}", func(w http.ResponseWriter, r *http.Request) {
+	registerThreeDSAuthorizePage(mux, svc)
+	// The checkout posts an external authentication's challenge request
+	// (creq) to the page: the page reads none of it.
+	mux.HandleFunc("POST /sandbox/authenticate/{attempt_id}", sandboxPageHandler(svc))
+	mux.HandleFunc("GET /sandbox/authenticate/{attempt_id}", sandboxPageHandler(svc))
+	mux.HandleFunc("POST /sandbox/authenticate/{attempt_id}/complete", sandboxCompleteHandler(svc))
+}
+
+// sandboxPageHandler shows the Approve/Decline page.
+func sandboxPageHandler(svc *payments.Service) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
 		attemptID := r.PathValue("attempt_id")
 		token := r.URL.Query().Get("token")
 		t, err := svc.AuthenticationPage(r.Context(), attemptID, token)
@@ -150,9 +160,14 @@ func registerSandboxPages(mux *http.ServeMux, svc *payments.Service) {
 			v.backToMerchant(t.Return)
 		}
 		renderSandbox(w, http.StatusOK, v)
-	})
+	}
+}
 
-	mux.HandleFunc("POST /sandbox/authenticate/{attempt_id}/complete", func(w http.ResponseWriter, r *http.Request) {
+// sandboxCompleteHandler records the customer's answer, then goes on to
+// the checkout's authorize page (an external authentication's challenge)
+// or back to the shop.
+func sandboxCompleteHandler(svc *payments.Service) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
 		if err := r.ParseForm(); err != nil {
 			renderSandbox(w, http.StatusBadRequest, sandboxView{Title: "Bad request",
 				Message: "The form could not be read."})
@@ -171,6 +186,11 @@ func registerSandboxPages(mux *http.ServeMux, svc *payments.Service) {
 		t, err := svc.CompleteAuthentication(r.Context(), r.PathValue("attempt_id"), r.PostForm.Get("token"), approved)
 		if err != nil {
 			sandboxError(w, r, err)
+			return
+		}
+		if t.AuthorizeURL != "" {
+			w.Header().Set("Cache-Control", "no-store")
+			http.Redirect(w, r, t.AuthorizeURL, http.StatusSeeOther)
 			return
 		}
 		if t.Return != nil && !t.Return.Post {
@@ -192,7 +212,7 @@ func registerSandboxPages(mux *http.ServeMux, svc *payments.Service) {
 			v.Title, v.Message = "Payment authenticated", "You can close this page."
 		}
 		renderSandbox(w, http.StatusOK, v)
-	})
+	}
 }
 
 func sandboxPaymentOf(t *payments.RedirectTarget) *sandboxPayment {

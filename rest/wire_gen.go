@@ -1037,7 +1037,7 @@ type paymentsRequest struct {
 	SessionExpiry                        *int64                     `json:"session_expiry"`
 	FrmMetadata                          map[string]any             `json:"frm_metadata"`
 	RequestExternalThreeDSAuthentication *bool                      `json:"request_external_three_ds_authentication"`
-	ThreeDSData                          json.RawMessage            `json:"three_ds_data"`
+	ThreeDSData                          *externalThreeDSDataIn     `json:"three_ds_data"`
 	RecurringDetails                     *recurringDetailsIn        `json:"recurring_details"`
 	SplitPayments                        json.RawMessage            `json:"split_payments"`
 	RequestExtendedAuthorization         *bool                      `json:"request_extended_authorization"`
@@ -1066,6 +1066,15 @@ type paymentsRequest struct {
 	InstallmentData                      json.RawMessage            `json:"installment_data"`
 	ProfileAcquirerID                    json.RawMessage            `json:"profile_acquirer_id"`
 	ExternalSurchargeStrategy            json.RawMessage            `json:"external_surcharge_strategy"`
+}
+
+// externalThreeDSDataIn is the spec's ExternalThreeDsData.
+type externalThreeDSDataIn struct {
+	AuthenticationCryptogram *cryptogramIn `json:"authentication_cryptogram"`
+	DsTransID                *string       `json:"ds_trans_id"`
+	Version                  *string       `json:"version"`
+	Eci                      *string       `json:"eci"`
+	TransactionStatus        *string       `json:"transaction_status"`
 }
 
 // paymentCustomerIn is the spec's CustomerDetails.
@@ -1269,56 +1278,63 @@ type payoutAttemptBody struct {
 // (so valid Hyperswitch bodies are not refused) and ignored. Any other
 // member is refused.
 type profileRequest struct {
-	ProfileName                                     *string         `json:"profile_name"`
-	ReturnURL                                       *string         `json:"return_url"`
-	EnablePaymentResponseHash                       *bool           `json:"enable_payment_response_hash"`
-	PaymentResponseHashKey                          *string         `json:"payment_response_hash_key"`
-	RedirectToMerchantWithHTTPPost                  *bool           `json:"redirect_to_merchant_with_http_post"`
-	WebhookDetails                                  *webhookDetails `json:"webhook_details"`
-	Metadata                                        map[string]any  `json:"metadata"`
-	RoutingAlgorithm                                json.RawMessage `json:"routing_algorithm"`
-	IntentFulfillmentTime                           json.RawMessage `json:"intent_fulfillment_time"`
-	FrmRoutingAlgorithm                             json.RawMessage `json:"frm_routing_algorithm"`
-	PayoutRoutingAlgorithm                          json.RawMessage `json:"payout_routing_algorithm"`
-	ApplepayVerifiedDomains                         json.RawMessage `json:"applepay_verified_domains"`
-	SessionExpiry                                   *int64          `json:"session_expiry"`
-	PaymentLinkConfig                               map[string]any  `json:"payment_link_config"`
-	AuthenticationConnectorDetails                  json.RawMessage `json:"authentication_connector_details"`
-	UseBillingAsPaymentMethodBilling                *bool           `json:"use_billing_as_payment_method_billing"`
-	CollectShippingDetailsFromWalletConnector       *bool           `json:"collect_shipping_details_from_wallet_connector"`
-	CollectBillingDetailsFromWalletConnector        *bool           `json:"collect_billing_details_from_wallet_connector"`
-	AlwaysCollectShippingDetailsFromWalletConnector *bool           `json:"always_collect_shipping_details_from_wallet_connector"`
-	AlwaysCollectBillingDetailsFromWalletConnector  *bool           `json:"always_collect_billing_details_from_wallet_connector"`
-	IsConnectorAgnosticMitEnabled                   *bool           `json:"is_connector_agnostic_mit_enabled"`
-	PayoutLinkConfig                                json.RawMessage `json:"payout_link_config"`
-	OutgoingWebhookCustomHTTPHeaders                json.RawMessage `json:"outgoing_webhook_custom_http_headers"`
-	TaxConnectorID                                  json.RawMessage `json:"tax_connector_id"`
-	IsTaxConnectorEnabled                           *bool           `json:"is_tax_connector_enabled"`
-	IsNetworkTokenizationEnabled                    *bool           `json:"is_network_tokenization_enabled"`
-	IsAutoRetriesEnabled                            *bool           `json:"is_auto_retries_enabled"`
-	MaxAutoRetriesEnabled                           *int            `json:"max_auto_retries_enabled"`
-	AlwaysRequestExtendedAuthorization              json.RawMessage `json:"always_request_extended_authorization"`
-	IsClickToPayEnabled                             *bool           `json:"is_click_to_pay_enabled"`
-	AuthenticationProductIDs                        json.RawMessage `json:"authentication_product_ids"`
-	CardTestingGuardConfig                          json.RawMessage `json:"card_testing_guard_config"`
-	IsClearPanRetriesEnabled                        json.RawMessage `json:"is_clear_pan_retries_enabled"`
-	Force3DSChallenge                               *bool           `json:"force_3ds_challenge"`
-	IsDebitRoutingEnabled                           json.RawMessage `json:"is_debit_routing_enabled"`
-	MerchantBusinessCountry                         json.RawMessage `json:"merchant_business_country"`
-	IsIframeRedirectionEnabled                      *bool           `json:"is_iframe_redirection_enabled"`
-	IsPreNetworkTokenizationEnabled                 json.RawMessage `json:"is_pre_network_tokenization_enabled"`
-	MerchantCategoryCode                            json.RawMessage `json:"merchant_category_code"`
-	MerchantCountryCode                             json.RawMessage `json:"merchant_country_code"`
-	DisputePollingInterval                          json.RawMessage `json:"dispute_polling_interval"`
-	IsManualRetryEnabled                            *bool           `json:"is_manual_retry_enabled"`
-	AlwaysEnableOvercapture                         json.RawMessage `json:"always_enable_overcapture"`
-	IsExternalVaultEnabled                          json.RawMessage `json:"is_external_vault_enabled"`
-	ExternalVaultConnectorDetails                   json.RawMessage `json:"external_vault_connector_details"`
-	BillingProcessorID                              json.RawMessage `json:"billing_processor_id"`
-	SurchargeConnectorDetails                       json.RawMessage `json:"surcharge_connector_details"`
-	IsL2L3Enabled                                   json.RawMessage `json:"is_l2_l3_enabled"`
-	NetworkTokenizationCredentials                  json.RawMessage `json:"network_tokenization_credentials"`
-	PaymentMethodBlocking                           json.RawMessage `json:"payment_method_blocking"`
+	ProfileName                                     *string                     `json:"profile_name"`
+	ReturnURL                                       *string                     `json:"return_url"`
+	EnablePaymentResponseHash                       *bool                       `json:"enable_payment_response_hash"`
+	PaymentResponseHashKey                          *string                     `json:"payment_response_hash_key"`
+	RedirectToMerchantWithHTTPPost                  *bool                       `json:"redirect_to_merchant_with_http_post"`
+	WebhookDetails                                  *webhookDetails             `json:"webhook_details"`
+	Metadata                                        map[string]any              `json:"metadata"`
+	RoutingAlgorithm                                json.RawMessage             `json:"routing_algorithm"`
+	IntentFulfillmentTime                           json.RawMessage             `json:"intent_fulfillment_time"`
+	FrmRoutingAlgorithm                             json.RawMessage             `json:"frm_routing_algorithm"`
+	PayoutRoutingAlgorithm                          json.RawMessage             `json:"payout_routing_algorithm"`
+	ApplepayVerifiedDomains                         json.RawMessage             `json:"applepay_verified_domains"`
+	SessionExpiry                                   *int64                      `json:"session_expiry"`
+	PaymentLinkConfig                               map[string]any              `json:"payment_link_config"`
+	AuthenticationConnectorDetails                  *authenticationConnectorsIn `json:"authentication_connector_details"`
+	UseBillingAsPaymentMethodBilling                *bool                       `json:"use_billing_as_payment_method_billing"`
+	CollectShippingDetailsFromWalletConnector       *bool                       `json:"collect_shipping_details_from_wallet_connector"`
+	CollectBillingDetailsFromWalletConnector        *bool                       `json:"collect_billing_details_from_wallet_connector"`
+	AlwaysCollectShippingDetailsFromWalletConnector *bool                       `json:"always_collect_shipping_details_from_wallet_connector"`
+	AlwaysCollectBillingDetailsFromWalletConnector  *bool                       `json:"always_collect_billing_details_from_wallet_connector"`
+	IsConnectorAgnosticMitEnabled                   *bool                       `json:"is_connector_agnostic_mit_enabled"`
+	PayoutLinkConfig                                json.RawMessage             `json:"payout_link_config"`
+	OutgoingWebhookCustomHTTPHeaders                json.RawMessage             `json:"outgoing_webhook_custom_http_headers"`
+	TaxConnectorID                                  json.RawMessage             `json:"tax_connector_id"`
+	IsTaxConnectorEnabled                           *bool                       `json:"is_tax_connector_enabled"`
+	IsNetworkTokenizationEnabled                    *bool                       `json:"is_network_tokenization_enabled"`
+	IsAutoRetriesEnabled                            *bool                       `json:"is_auto_retries_enabled"`
+	MaxAutoRetriesEnabled                           *int                        `json:"max_auto_retries_enabled"`
+	AlwaysRequestExtendedAuthorization              json.RawMessage             `json:"always_request_extended_authorization"`
+	IsClickToPayEnabled                             *bool                       `json:"is_click_to_pay_enabled"`
+	AuthenticationProductIDs                        json.RawMessage             `json:"authentication_product_ids"`
+	CardTestingGuardConfig                          json.RawMessage             `json:"card_testing_guard_config"`
+	IsClearPanRetriesEnabled                        json.RawMessage             `json:"is_clear_pan_retries_enabled"`
+	Force3DSChallenge                               *bool                       `json:"force_3ds_challenge"`
+	IsDebitRoutingEnabled                           json.RawMessage             `json:"is_debit_routing_enabled"`
+	MerchantBusinessCountry                         json.RawMessage             `json:"merchant_business_country"`
+	IsIframeRedirectionEnabled                      *bool                       `json:"is_iframe_redirection_enabled"`
+	IsPreNetworkTokenizationEnabled                 json.RawMessage             `json:"is_pre_network_tokenization_enabled"`
+	MerchantCategoryCode                            json.RawMessage             `json:"merchant_category_code"`
+	MerchantCountryCode                             json.RawMessage             `json:"merchant_country_code"`
+	DisputePollingInterval                          json.RawMessage             `json:"dispute_polling_interval"`
+	IsManualRetryEnabled                            *bool                       `json:"is_manual_retry_enabled"`
+	AlwaysEnableOvercapture                         json.RawMessage             `json:"always_enable_overcapture"`
+	IsExternalVaultEnabled                          json.RawMessage             `json:"is_external_vault_enabled"`
+	ExternalVaultConnectorDetails                   json.RawMessage             `json:"external_vault_connector_details"`
+	BillingProcessorID                              json.RawMessage             `json:"billing_processor_id"`
+	SurchargeConnectorDetails                       json.RawMessage             `json:"surcharge_connector_details"`
+	IsL2L3Enabled                                   json.RawMessage             `json:"is_l2_l3_enabled"`
+	NetworkTokenizationCredentials                  json.RawMessage             `json:"network_tokenization_credentials"`
+	PaymentMethodBlocking                           json.RawMessage             `json:"payment_method_blocking"`
+}
+
+// authenticationConnectorsIn is the spec's AuthenticationConnectorDetails.
+type authenticationConnectorsIn struct {
+	AuthenticationConnectors []string `json:"authentication_connectors"`
+	ThreeDSRequestorURL      *string  `json:"three_ds_requestor_url"`
+	ThreeDSRequestorAppURL   *string  `json:"three_ds_requestor_app_url"`
 }
 
 // profileResponse is Hyperswitch's ProfileResponse: every required member,
@@ -1341,7 +1357,7 @@ type profileResponse struct {
 	ApplepayVerifiedDomains                         any             `json:"applepay_verified_domains"`
 	SessionExpiry                                   int64           `json:"session_expiry"`
 	PaymentLinkConfig                               any             `json:"payment_link_config"`
-	AuthenticationConnectorDetails                  any             `json:"authentication_connector_details"`
+	AuthenticationConnectorDetails                  map[string]any  `json:"authentication_connector_details"`
 	UseBillingAsPaymentMethodBilling                bool            `json:"use_billing_as_payment_method_billing"`
 	ExtendedCardInfoConfig                          any             `json:"extended_card_info_config"`
 	CollectShippingDetailsFromWalletConnector       bool            `json:"collect_shipping_details_from_wallet_connector"`

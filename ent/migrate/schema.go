@@ -854,6 +854,14 @@ var (
 		{Name: "client_version", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "encoded_data", Type: field.TypeString, Nullable: true, Size: 2048},
 		{Name: "multiple_capture_count", Type: field.TypeInt, Nullable: true},
+		{Name: "external_three_ds_status", Type: field.TypeEnum, Nullable: true, Enums: []string{"started", "pending", "success", "failed"}},
+		{Name: "external_three_ds_flow", Type: field.TypeEnum, Nullable: true, Enums: []string{"frictionless", "challenge"}},
+		{Name: "external_three_ds_trans_status", Type: field.TypeString, Nullable: true, Size: 1},
+		{Name: "external_three_ds_eci", Type: field.TypeString, Nullable: true, Size: 8},
+		{Name: "external_three_ds_ds_trans_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "external_three_ds_version", Type: field.TypeString, Nullable: true, Size: 16},
+		{Name: "external_three_ds_error_code", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "external_three_ds_error_message", Type: field.TypeString, Nullable: true, Size: 255},
 		{Name: "payment_intent_id", Type: field.TypeString, Size: 64},
 	}
 	// PaymentAttemptsTable holds the schema information for the "payment_attempts" table.
@@ -864,7 +872,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "payment_attempts_payment_intents_attempts",
-				Columns:    []*schema.Column{PaymentAttemptsColumns[50]},
+				Columns:    []*schema.Column{PaymentAttemptsColumns[58]},
 				RefColumns: []*schema.Column{PaymentIntentsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -873,7 +881,7 @@ var (
 			{
 				Name:    "paymentattempt_payment_intent_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{PaymentAttemptsColumns[50], PaymentAttemptsColumns[2]},
+				Columns: []*schema.Column{PaymentAttemptsColumns[58], PaymentAttemptsColumns[2]},
 			},
 			{
 				Name:    "paymentattempt_merchant_id_created_at_id",
@@ -924,6 +932,7 @@ var (
 		{Name: "request_incremental_authorization", Type: field.TypeEnum, Enums: []string{"true", "false", "default"}, Default: "default"},
 		{Name: "split_txns_enabled", Type: field.TypeEnum, Enums: []string{"enable", "skip"}, Default: "skip"},
 		{Name: "request_external_three_ds_authentication", Type: field.TypeEnum, Enums: []string{"Enable", "Skip"}, Default: "Skip"},
+		{Name: "three_ds_data_sealed", Type: field.TypeBytes, Nullable: true},
 		{Name: "payment_type", Type: field.TypeEnum, Enums: []string{"normal", "new_mandate", "setup_mandate", "recurring_mandate"}, Default: "normal"},
 		{Name: "client_secret", Type: field.TypeString, Size: 128},
 		{Name: "idempotency_key", Type: field.TypeString, Nullable: true, Size: 255},
@@ -979,7 +988,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "payment_intents_customers_payments",
-				Columns:    []*schema.Column{PaymentIntentsColumns[75]},
+				Columns:    []*schema.Column{PaymentIntentsColumns[76]},
 				RefColumns: []*schema.Column{CustomersColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -998,22 +1007,22 @@ var (
 			{
 				Name:    "paymentintent_merchant_id_merchant_reference_id",
 				Unique:  true,
-				Columns: []*schema.Column{PaymentIntentsColumns[1], PaymentIntentsColumns[36]},
+				Columns: []*schema.Column{PaymentIntentsColumns[1], PaymentIntentsColumns[37]},
 			},
 			{
 				Name:    "paymentintent_merchant_id_idempotency_key",
 				Unique:  true,
-				Columns: []*schema.Column{PaymentIntentsColumns[1], PaymentIntentsColumns[32]},
+				Columns: []*schema.Column{PaymentIntentsColumns[1], PaymentIntentsColumns[33]},
 			},
 			{
 				Name:    "paymentintent_merchant_id_payment_link_id",
 				Unique:  true,
-				Columns: []*schema.Column{PaymentIntentsColumns[1], PaymentIntentsColumns[51]},
+				Columns: []*schema.Column{PaymentIntentsColumns[1], PaymentIntentsColumns[52]},
 			},
 			{
 				Name:    "paymentintent_merchant_id_customer_id_created_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{PaymentIntentsColumns[1], PaymentIntentsColumns[75], PaymentIntentsColumns[2], PaymentIntentsColumns[0]},
+				Columns: []*schema.Column{PaymentIntentsColumns[1], PaymentIntentsColumns[76], PaymentIntentsColumns[2], PaymentIntentsColumns[0]},
 			},
 			{
 				Name:    "paymentintent_merchant_id_profile_id_created_at_id",
@@ -1023,7 +1032,7 @@ var (
 			{
 				Name:    "paymentintent_analytics",
 				Unique:  false,
-				Columns: []*schema.Column{PaymentIntentsColumns[1], PaymentIntentsColumns[2], PaymentIntentsColumns[5], PaymentIntentsColumns[6], PaymentIntentsColumns[69], PaymentIntentsColumns[71], PaymentIntentsColumns[8], PaymentIntentsColumns[7]},
+				Columns: []*schema.Column{PaymentIntentsColumns[1], PaymentIntentsColumns[2], PaymentIntentsColumns[5], PaymentIntentsColumns[6], PaymentIntentsColumns[70], PaymentIntentsColumns[72], PaymentIntentsColumns[8], PaymentIntentsColumns[7]},
 			},
 		},
 	}

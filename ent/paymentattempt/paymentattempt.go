@@ -120,6 +120,22 @@ const (
 	FieldEncodedData = "encoded_data"
 	// FieldMultipleCaptureCount holds the string denoting the multiple_capture_count field in the database.
 	FieldMultipleCaptureCount = "multiple_capture_count"
+	// FieldExternalThreeDsStatus holds the string denoting the external_three_ds_status field in the database.
+	FieldExternalThreeDsStatus = "external_three_ds_status"
+	// FieldExternalThreeDsFlow holds the string denoting the external_three_ds_flow field in the database.
+	FieldExternalThreeDsFlow = "external_three_ds_flow"
+	// FieldExternalThreeDsTransStatus holds the string denoting the external_three_ds_trans_status field in the database.
+	FieldExternalThreeDsTransStatus = "external_three_ds_trans_status"
+	// FieldExternalThreeDsEci holds the string denoting the external_three_ds_eci field in the database.
+	FieldExternalThreeDsEci = "external_three_ds_eci"
+	// FieldExternalThreeDsDsTransID holds the string denoting the external_three_ds_ds_trans_id field in the database.
+	FieldExternalThreeDsDsTransID = "external_three_ds_ds_trans_id"
+	// FieldExternalThreeDsVersion holds the string denoting the external_three_ds_version field in the database.
+	FieldExternalThreeDsVersion = "external_three_ds_version"
+	// FieldExternalThreeDsErrorCode holds the string denoting the external_three_ds_error_code field in the database.
+	FieldExternalThreeDsErrorCode = "external_three_ds_error_code"
+	// FieldExternalThreeDsErrorMessage holds the string denoting the external_three_ds_error_message field in the database.
+	FieldExternalThreeDsErrorMessage = "external_three_ds_error_message"
 	// EdgePayment holds the string denoting the payment edge name in mutations.
 	EdgePayment = "payment"
 	// Table holds the table name of the paymentattempt in the database.
@@ -186,6 +202,14 @@ var Columns = []string{
 	FieldClientVersion,
 	FieldEncodedData,
 	FieldMultipleCaptureCount,
+	FieldExternalThreeDsStatus,
+	FieldExternalThreeDsFlow,
+	FieldExternalThreeDsTransStatus,
+	FieldExternalThreeDsEci,
+	FieldExternalThreeDsDsTransID,
+	FieldExternalThreeDsVersion,
+	FieldExternalThreeDsErrorCode,
+	FieldExternalThreeDsErrorMessage,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -270,6 +294,18 @@ var (
 	ClientVersionValidator func(string) error
 	// EncodedDataValidator is a validator for the "encoded_data" field. It is called by the builders before save.
 	EncodedDataValidator func(string) error
+	// ExternalThreeDsTransStatusValidator is a validator for the "external_three_ds_trans_status" field. It is called by the builders before save.
+	ExternalThreeDsTransStatusValidator func(string) error
+	// ExternalThreeDsEciValidator is a validator for the "external_three_ds_eci" field. It is called by the builders before save.
+	ExternalThreeDsEciValidator func(string) error
+	// ExternalThreeDsDsTransIDValidator is a validator for the "external_three_ds_ds_trans_id" field. It is called by the builders before save.
+	ExternalThreeDsDsTransIDValidator func(string) error
+	// ExternalThreeDsVersionValidator is a validator for the "external_three_ds_version" field. It is called by the builders before save.
+	ExternalThreeDsVersionValidator func(string) error
+	// ExternalThreeDsErrorCodeValidator is a validator for the "external_three_ds_error_code" field. It is called by the builders before save.
+	ExternalThreeDsErrorCodeValidator func(string) error
+	// ExternalThreeDsErrorMessageValidator is a validator for the "external_three_ds_error_message" field. It is called by the builders before save.
+	ExternalThreeDsErrorMessageValidator func(string) error
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() string
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -384,6 +420,54 @@ func AuthenticationTypeValidator(at AuthenticationType) error {
 		return nil
 	default:
 		return fmt.Errorf("paymentattempt: invalid enum value for authentication_type field: %q", at)
+	}
+}
+
+// ExternalThreeDsStatus defines the type for the "external_three_ds_status" enum field.
+type ExternalThreeDsStatus string
+
+// ExternalThreeDsStatus values.
+const (
+	ExternalThreeDsStatusStarted ExternalThreeDsStatus = "started"
+	ExternalThreeDsStatusPending ExternalThreeDsStatus = "pending"
+	ExternalThreeDsStatusSuccess ExternalThreeDsStatus = "success"
+	ExternalThreeDsStatusFailed  ExternalThreeDsStatus = "failed"
+)
+
+func (etds ExternalThreeDsStatus) String() string {
+	return string(etds)
+}
+
+// ExternalThreeDsStatusValidator is a validator for the "external_three_ds_status" field enum values. It is called by the builders before save.
+func ExternalThreeDsStatusValidator(etds ExternalThreeDsStatus) error {
+	switch etds {
+	case ExternalThreeDsStatusStarted, ExternalThreeDsStatusPending, ExternalThreeDsStatusSuccess, ExternalThreeDsStatusFailed:
+		return nil
+	default:
+		return fmt.Errorf("paymentattempt: invalid enum value for external_three_ds_status field: %q", etds)
+	}
+}
+
+// ExternalThreeDsFlow defines the type for the "external_three_ds_flow" enum field.
+type ExternalThreeDsFlow string
+
+// ExternalThreeDsFlow values.
+const (
+	ExternalThreeDsFlowFrictionless ExternalThreeDsFlow = "frictionless"
+	ExternalThreeDsFlowChallenge    ExternalThreeDsFlow = "challenge"
+)
+
+func (etdf ExternalThreeDsFlow) String() string {
+	return string(etdf)
+}
+
+// ExternalThreeDsFlowValidator is a validator for the "external_three_ds_flow" field enum values. It is called by the builders before save.
+func ExternalThreeDsFlowValidator(etdf ExternalThreeDsFlow) error {
+	switch etdf {
+	case ExternalThreeDsFlowFrictionless, ExternalThreeDsFlowChallenge:
+		return nil
+	default:
+		return fmt.Errorf("paymentattempt: invalid enum value for external_three_ds_flow field: %q", etdf)
 	}
 }
 
@@ -610,6 +694,46 @@ func ByMultipleCaptureCount(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldMultipleCaptureCount, opts...).ToFunc()
 }
 
+// ByExternalThreeDsStatus orders the results by the external_three_ds_status field.
+func ByExternalThreeDsStatus(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldExternalThreeDsStatus, opts...).ToFunc()
+}
+
+// ByExternalThreeDsFlow orders the results by the external_three_ds_flow field.
+func ByExternalThreeDsFlow(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldExternalThreeDsFlow, opts...).ToFunc()
+}
+
+// ByExternalThreeDsTransStatus orders the results by the external_three_ds_trans_status field.
+func ByExternalThreeDsTransStatus(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldExternalThreeDsTransStatus, opts...).ToFunc()
+}
+
+// ByExternalThreeDsEci orders the results by the external_three_ds_eci field.
+func ByExternalThreeDsEci(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldExternalThreeDsEci, opts...).ToFunc()
+}
+
+// ByExternalThreeDsDsTransID orders the results by the external_three_ds_ds_trans_id field.
+func ByExternalThreeDsDsTransID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldExternalThreeDsDsTransID, opts...).ToFunc()
+}
+
+// ByExternalThreeDsVersion orders the results by the external_three_ds_version field.
+func ByExternalThreeDsVersion(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldExternalThreeDsVersion, opts...).ToFunc()
+}
+
+// ByExternalThreeDsErrorCode orders the results by the external_three_ds_error_code field.
+func ByExternalThreeDsErrorCode(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldExternalThreeDsErrorCode, opts...).ToFunc()
+}
+
+// ByExternalThreeDsErrorMessage orders the results by the external_three_ds_error_message field.
+func ByExternalThreeDsErrorMessage(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldExternalThreeDsErrorMessage, opts...).ToFunc()
+}
+
 // ByPaymentField orders the results by payment field.
 func ByPaymentField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -681,6 +805,42 @@ func (e *AuthenticationType) UnmarshalGQL(val interface{}) error {
 	*e = AuthenticationType(str)
 	if err := AuthenticationTypeValidator(*e); err != nil {
 		return fmt.Errorf("%s is not a valid AuthenticationType", str)
+	}
+	return nil
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (e ExternalThreeDsStatus) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(e.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (e *ExternalThreeDsStatus) UnmarshalGQL(val interface{}) error {
+	str, ok := val.(string)
+	if !ok {
+		return fmt.Errorf("enum %T must be a string", val)
+	}
+	*e = ExternalThreeDsStatus(str)
+	if err := ExternalThreeDsStatusValidator(*e); err != nil {
+		return fmt.Errorf("%s is not a valid ExternalThreeDsStatus", str)
+	}
+	return nil
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (e ExternalThreeDsFlow) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(e.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (e *ExternalThreeDsFlow) UnmarshalGQL(val interface{}) error {
+	str, ok := val.(string)
+	if !ok {
+		return fmt.Errorf("enum %T must be a string", val)
+	}
+	*e = ExternalThreeDsFlow(str)
+	if err := ExternalThreeDsFlowValidator(*e); err != nil {
+		return fmt.Errorf("%s is not a valid ExternalThreeDsFlow", str)
 	}
 	return nil
 }

@@ -261,6 +261,36 @@ func MultipleCaptureCount(v int) predicate.PaymentAttempt {
 	return predicate.PaymentAttempt(sql.FieldEQ(FieldMultipleCaptureCount, v))
 }
 
+// ExternalThreeDsTransStatus applies equality check predicate on the "external_three_ds_trans_status" field. It's identical to ExternalThreeDsTransStatusEQ.
+func ExternalThreeDsTransStatus(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEQ(FieldExternalThreeDsTransStatus, v))
+}
+
+// ExternalThreeDsEci applies equality check predicate on the "external_three_ds_eci" field. It's identical to ExternalThreeDsEciEQ.
+func ExternalThreeDsEci(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEQ(FieldExternalThreeDsEci, v))
+}
+
+// ExternalThreeDsDsTransID applies equality check predicate on the "external_three_ds_ds_trans_id" field. It's identical to ExternalThreeDsDsTransIDEQ.
+func ExternalThreeDsDsTransID(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEQ(FieldExternalThreeDsDsTransID, v))
+}
+
+// ExternalThreeDsVersion applies equality check predicate on the "external_three_ds_version" field. It's identical to ExternalThreeDsVersionEQ.
+func ExternalThreeDsVersion(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEQ(FieldExternalThreeDsVersion, v))
+}
+
+// ExternalThreeDsErrorCode applies equality check predicate on the "external_three_ds_error_code" field. It's identical to ExternalThreeDsErrorCodeEQ.
+func ExternalThreeDsErrorCode(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEQ(FieldExternalThreeDsErrorCode, v))
+}
+
+// ExternalThreeDsErrorMessage applies equality check predicate on the "external_three_ds_error_message" field. It's identical to ExternalThreeDsErrorMessageEQ.
+func ExternalThreeDsErrorMessage(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEQ(FieldExternalThreeDsErrorMessage, v))
+}
+
 // MerchantIDEQ applies the EQ predicate on the "merchant_id" field.
 func MerchantIDEQ(v string) predicate.PaymentAttempt {
 	return predicate.PaymentAttempt(sql.FieldEQ(FieldMerchantID, v))
@@ -3069,6 +3099,516 @@ func MultipleCaptureCountIsNil() predicate.PaymentAttempt {
 // MultipleCaptureCountNotNil applies the NotNil predicate on the "multiple_capture_count" field.
 func MultipleCaptureCountNotNil() predicate.PaymentAttempt {
 	return predicate.PaymentAttempt(sql.FieldNotNull(FieldMultipleCaptureCount))
+}
+
+// ExternalThreeDsStatusEQ applies the EQ predicate on the "external_three_ds_status" field.
+func ExternalThreeDsStatusEQ(v ExternalThreeDsStatus) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEQ(FieldExternalThreeDsStatus, v))
+}
+
+// ExternalThreeDsStatusNEQ applies the NEQ predicate on the "external_three_ds_status" field.
+func ExternalThreeDsStatusNEQ(v ExternalThreeDsStatus) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNEQ(FieldExternalThreeDsStatus, v))
+}
+
+// ExternalThreeDsStatusIn applies the In predicate on the "external_three_ds_status" field.
+func ExternalThreeDsStatusIn(vs ...ExternalThreeDsStatus) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIn(FieldExternalThreeDsStatus, vs...))
+}
+
+// ExternalThreeDsStatusNotIn applies the NotIn predicate on the "external_three_ds_status" field.
+func ExternalThreeDsStatusNotIn(vs ...ExternalThreeDsStatus) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotIn(FieldExternalThreeDsStatus, vs...))
+}
+
+// ExternalThreeDsStatusIsNil applies the IsNil predicate on the "external_three_ds_status" field.
+func ExternalThreeDsStatusIsNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIsNull(FieldExternalThreeDsStatus))
+}
+
+// ExternalThreeDsStatusNotNil applies the NotNil predicate on the "external_three_ds_status" field.
+func ExternalThreeDsStatusNotNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotNull(FieldExternalThreeDsStatus))
+}
+
+// ExternalThreeDsFlowEQ applies the EQ predicate on the "external_three_ds_flow" field.
+func ExternalThreeDsFlowEQ(v ExternalThreeDsFlow) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEQ(FieldExternalThreeDsFlow, v))
+}
+
+// ExternalThreeDsFlowNEQ applies the NEQ predicate on the "external_three_ds_flow" field.
+func ExternalThreeDsFlowNEQ(v ExternalThreeDsFlow) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNEQ(FieldExternalThreeDsFlow, v))
+}
+
+// ExternalThreeDsFlowIn applies the In predicate on the "external_three_ds_flow" field.
+func ExternalThreeDsFlowIn(vs ...ExternalThreeDsFlow) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIn(FieldExternalThreeDsFlow, vs...))
+}
+
+// ExternalThreeDsFlowNotIn applies the NotIn predicate on the "external_three_ds_flow" field.
+func ExternalThreeDsFlowNotIn(vs ...ExternalThreeDsFlow) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotIn(FieldExternalThreeDsFlow, vs...))
+}
+
+// ExternalThreeDsFlowIsNil applies the IsNil predicate on the "external_three_ds_flow" field.
+func ExternalThreeDsFlowIsNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIsNull(FieldExternalThreeDsFlow))
+}
+
+// ExternalThreeDsFlowNotNil applies the NotNil predicate on the "external_three_ds_flow" field.
+func ExternalThreeDsFlowNotNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotNull(FieldExternalThreeDsFlow))
+}
+
+// ExternalThreeDsTransStatusEQ applies the EQ predicate on the "external_three_ds_trans_status" field.
+func ExternalThreeDsTransStatusEQ(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEQ(FieldExternalThreeDsTransStatus, v))
+}
+
+// ExternalThreeDsTransStatusNEQ applies the NEQ predicate on the "external_three_ds_trans_status" field.
+func ExternalThreeDsTransStatusNEQ(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNEQ(FieldExternalThreeDsTransStatus, v))
+}
+
+// ExternalThreeDsTransStatusIn applies the In predicate on the "external_three_ds_trans_status" field.
+func ExternalThreeDsTransStatusIn(vs ...string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIn(FieldExternalThreeDsTransStatus, vs...))
+}
+
+// ExternalThreeDsTransStatusNotIn applies the NotIn predicate on the "external_three_ds_trans_status" field.
+func ExternalThreeDsTransStatusNotIn(vs ...string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotIn(FieldExternalThreeDsTransStatus, vs...))
+}
+
+// ExternalThreeDsTransStatusGT applies the GT predicate on the "external_three_ds_trans_status" field.
+func ExternalThreeDsTransStatusGT(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldGT(FieldExternalThreeDsTransStatus, v))
+}
+
+// ExternalThreeDsTransStatusGTE applies the GTE predicate on the "external_three_ds_trans_status" field.
+func ExternalThreeDsTransStatusGTE(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldGTE(FieldExternalThreeDsTransStatus, v))
+}
+
+// ExternalThreeDsTransStatusLT applies the LT predicate on the "external_three_ds_trans_status" field.
+func ExternalThreeDsTransStatusLT(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldLT(FieldExternalThreeDsTransStatus, v))
+}
+
+// ExternalThreeDsTransStatusLTE applies the LTE predicate on the "external_three_ds_trans_status" field.
+func ExternalThreeDsTransStatusLTE(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldLTE(FieldExternalThreeDsTransStatus, v))
+}
+
+// ExternalThreeDsTransStatusContains applies the Contains predicate on the "external_three_ds_trans_status" field.
+func ExternalThreeDsTransStatusContains(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldContains(FieldExternalThreeDsTransStatus, v))
+}
+
+// ExternalThreeDsTransStatusHasPrefix applies the HasPrefix predicate on the "external_three_ds_trans_status" field.
+func ExternalThreeDsTransStatusHasPrefix(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldHasPrefix(FieldExternalThreeDsTransStatus, v))
+}
+
+// ExternalThreeDsTransStatusHasSuffix applies the HasSuffix predicate on the "external_three_ds_trans_status" field.
+func ExternalThreeDsTransStatusHasSuffix(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldHasSuffix(FieldExternalThreeDsTransStatus, v))
+}
+
+// ExternalThreeDsTransStatusIsNil applies the IsNil predicate on the "external_three_ds_trans_status" field.
+func ExternalThreeDsTransStatusIsNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIsNull(FieldExternalThreeDsTransStatus))
+}
+
+// ExternalThreeDsTransStatusNotNil applies the NotNil predicate on the "external_three_ds_trans_status" field.
+func ExternalThreeDsTransStatusNotNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotNull(FieldExternalThreeDsTransStatus))
+}
+
+// ExternalThreeDsTransStatusEqualFold applies the EqualFold predicate on the "external_three_ds_trans_status" field.
+func ExternalThreeDsTransStatusEqualFold(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEqualFold(FieldExternalThreeDsTransStatus, v))
+}
+
+// ExternalThreeDsTransStatusContainsFold applies the ContainsFold predicate on the "external_three_ds_trans_status" field.
+func ExternalThreeDsTransStatusContainsFold(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldContainsFold(FieldExternalThreeDsTransStatus, v))
+}
+
+// ExternalThreeDsEciEQ applies the EQ predicate on the "external_three_ds_eci" field.
+func ExternalThreeDsEciEQ(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEQ(FieldExternalThreeDsEci, v))
+}
+
+// ExternalThreeDsEciNEQ applies the NEQ predicate on the "external_three_ds_eci" field.
+func ExternalThreeDsEciNEQ(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNEQ(FieldExternalThreeDsEci, v))
+}
+
+// ExternalThreeDsEciIn applies the In predicate on the "external_three_ds_eci" field.
+func ExternalThreeDsEciIn(vs ...string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIn(FieldExternalThreeDsEci, vs...))
+}
+
+// ExternalThreeDsEciNotIn applies the NotIn predicate on the "external_three_ds_eci" field.
+func ExternalThreeDsEciNotIn(vs ...string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotIn(FieldExternalThreeDsEci, vs...))
+}
+
+// ExternalThreeDsEciGT applies the GT predicate on the "external_three_ds_eci" field.
+func ExternalThreeDsEciGT(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldGT(FieldExternalThreeDsEci, v))
+}
+
+// ExternalThreeDsEciGTE applies the GTE predicate on the "external_three_ds_eci" field.
+func ExternalThreeDsEciGTE(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldGTE(FieldExternalThreeDsEci, v))
+}
+
+// ExternalThreeDsEciLT applies the LT predicate on the "external_three_ds_eci" field.
+func ExternalThreeDsEciLT(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldLT(FieldExternalThreeDsEci, v))
+}
+
+// ExternalThreeDsEciLTE applies the LTE predicate on the "external_three_ds_eci" field.
+func ExternalThreeDsEciLTE(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldLTE(FieldExternalThreeDsEci, v))
+}
+
+// ExternalThreeDsEciContains applies the Contains predicate on the "external_three_ds_eci" field.
+func ExternalThreeDsEciContains(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldContains(FieldExternalThreeDsEci, v))
+}
+
+// ExternalThreeDsEciHasPrefix applies the HasPrefix predicate on the "external_three_ds_eci" field.
+func ExternalThreeDsEciHasPrefix(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldHasPrefix(FieldExternalThreeDsEci, v))
+}
+
+// ExternalThreeDsEciHasSuffix applies the HasSuffix predicate on the "external_three_ds_eci" field.
+func ExternalThreeDsEciHasSuffix(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldHasSuffix(FieldExternalThreeDsEci, v))
+}
+
+// ExternalThreeDsEciIsNil applies the IsNil predicate on the "external_three_ds_eci" field.
+func ExternalThreeDsEciIsNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIsNull(FieldExternalThreeDsEci))
+}
+
+// ExternalThreeDsEciNotNil applies the NotNil predicate on the "external_three_ds_eci" field.
+func ExternalThreeDsEciNotNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotNull(FieldExternalThreeDsEci))
+}
+
+// ExternalThreeDsEciEqualFold applies the EqualFold predicate on the "external_three_ds_eci" field.
+func ExternalThreeDsEciEqualFold(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEqualFold(FieldExternalThreeDsEci, v))
+}
+
+// ExternalThreeDsEciContainsFold applies the ContainsFold predicate on the "external_three_ds_eci" field.
+func ExternalThreeDsEciContainsFold(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldContainsFold(FieldExternalThreeDsEci, v))
+}
+
+// ExternalThreeDsDsTransIDEQ applies the EQ predicate on the "external_three_ds_ds_trans_id" field.
+func ExternalThreeDsDsTransIDEQ(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEQ(FieldExternalThreeDsDsTransID, v))
+}
+
+// ExternalThreeDsDsTransIDNEQ applies the NEQ predicate on the "external_three_ds_ds_trans_id" field.
+func ExternalThreeDsDsTransIDNEQ(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNEQ(FieldExternalThreeDsDsTransID, v))
+}
+
+// ExternalThreeDsDsTransIDIn applies the In predicate on the "external_three_ds_ds_trans_id" field.
+func ExternalThreeDsDsTransIDIn(vs ...string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIn(FieldExternalThreeDsDsTransID, vs...))
+}
+
+// ExternalThreeDsDsTransIDNotIn applies the NotIn predicate on the "external_three_ds_ds_trans_id" field.
+func ExternalThreeDsDsTransIDNotIn(vs ...string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotIn(FieldExternalThreeDsDsTransID, vs...))
+}
+
+// ExternalThreeDsDsTransIDGT applies the GT predicate on the "external_three_ds_ds_trans_id" field.
+func ExternalThreeDsDsTransIDGT(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldGT(FieldExternalThreeDsDsTransID, v))
+}
+
+// ExternalThreeDsDsTransIDGTE applies the GTE predicate on the "external_three_ds_ds_trans_id" field.
+func ExternalThreeDsDsTransIDGTE(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldGTE(FieldExternalThreeDsDsTransID, v))
+}
+
+// ExternalThreeDsDsTransIDLT applies the LT predicate on the "external_three_ds_ds_trans_id" field.
+func ExternalThreeDsDsTransIDLT(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldLT(FieldExternalThreeDsDsTransID, v))
+}
+
+// ExternalThreeDsDsTransIDLTE applies the LTE predicate on the "external_three_ds_ds_trans_id" field.
+func ExternalThreeDsDsTransIDLTE(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldLTE(FieldExternalThreeDsDsTransID, v))
+}
+
+// ExternalThreeDsDsTransIDContains applies the Contains predicate on the "external_three_ds_ds_trans_id" field.
+func ExternalThreeDsDsTransIDContains(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldContains(FieldExternalThreeDsDsTransID, v))
+}
+
+// ExternalThreeDsDsTransIDHasPrefix applies the HasPrefix predicate on the "external_three_ds_ds_trans_id" field.
+func ExternalThreeDsDsTransIDHasPrefix(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldHasPrefix(FieldExternalThreeDsDsTransID, v))
+}
+
+// ExternalThreeDsDsTransIDHasSuffix applies the HasSuffix predicate on the "external_three_ds_ds_trans_id" field.
+func ExternalThreeDsDsTransIDHasSuffix(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldHasSuffix(FieldExternalThreeDsDsTransID, v))
+}
+
+// ExternalThreeDsDsTransIDIsNil applies the IsNil predicate on the "external_three_ds_ds_trans_id" field.
+func ExternalThreeDsDsTransIDIsNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIsNull(FieldExternalThreeDsDsTransID))
+}
+
+// ExternalThreeDsDsTransIDNotNil applies the NotNil predicate on the "external_three_ds_ds_trans_id" field.
+func ExternalThreeDsDsTransIDNotNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotNull(FieldExternalThreeDsDsTransID))
+}
+
+// ExternalThreeDsDsTransIDEqualFold applies the EqualFold predicate on the "external_three_ds_ds_trans_id" field.
+func ExternalThreeDsDsTransIDEqualFold(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEqualFold(FieldExternalThreeDsDsTransID, v))
+}
+
+// ExternalThreeDsDsTransIDContainsFold applies the ContainsFold predicate on the "external_three_ds_ds_trans_id" field.
+func ExternalThreeDsDsTransIDContainsFold(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldContainsFold(FieldExternalThreeDsDsTransID, v))
+}
+
+// ExternalThreeDsVersionEQ applies the EQ predicate on the "external_three_ds_version" field.
+func ExternalThreeDsVersionEQ(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEQ(FieldExternalThreeDsVersion, v))
+}
+
+// ExternalThreeDsVersionNEQ applies the NEQ predicate on the "external_three_ds_version" field.
+func ExternalThreeDsVersionNEQ(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNEQ(FieldExternalThreeDsVersion, v))
+}
+
+// ExternalThreeDsVersionIn applies the In predicate on the "external_three_ds_version" field.
+func ExternalThreeDsVersionIn(vs ...string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIn(FieldExternalThreeDsVersion, vs...))
+}
+
+// ExternalThreeDsVersionNotIn applies the NotIn predicate on the "external_three_ds_version" field.
+func ExternalThreeDsVersionNotIn(vs ...string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotIn(FieldExternalThreeDsVersion, vs...))
+}
+
+// ExternalThreeDsVersionGT applies the GT predicate on the "external_three_ds_version" field.
+func ExternalThreeDsVersionGT(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldGT(FieldExternalThreeDsVersion, v))
+}
+
+// ExternalThreeDsVersionGTE applies the GTE predicate on the "external_three_ds_version" field.
+func ExternalThreeDsVersionGTE(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldGTE(FieldExternalThreeDsVersion, v))
+}
+
+// ExternalThreeDsVersionLT applies the LT predicate on the "external_three_ds_version" field.
+func ExternalThreeDsVersionLT(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldLT(FieldExternalThreeDsVersion, v))
+}
+
+// ExternalThreeDsVersionLTE applies the LTE predicate on the "external_three_ds_version" field.
+func ExternalThreeDsVersionLTE(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldLTE(FieldExternalThreeDsVersion, v))
+}
+
+// ExternalThreeDsVersionContains applies the Contains predicate on the "external_three_ds_version" field.
+func ExternalThreeDsVersionContains(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldContains(FieldExternalThreeDsVersion, v))
+}
+
+// ExternalThreeDsVersionHasPrefix applies the HasPrefix predicate on the "external_three_ds_version" field.
+func ExternalThreeDsVersionHasPrefix(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldHasPrefix(FieldExternalThreeDsVersion, v))
+}
+
+// ExternalThreeDsVersionHasSuffix applies the HasSuffix predicate on the "external_three_ds_version" field.
+func ExternalThreeDsVersionHasSuffix(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldHasSuffix(FieldExternalThreeDsVersion, v))
+}
+
+// ExternalThreeDsVersionIsNil applies the IsNil predicate on the "external_three_ds_version" field.
+func ExternalThreeDsVersionIsNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIsNull(FieldExternalThreeDsVersion))
+}
+
+// ExternalThreeDsVersionNotNil applies the NotNil predicate on the "external_three_ds_version" field.
+func ExternalThreeDsVersionNotNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotNull(FieldExternalThreeDsVersion))
+}
+
+// ExternalThreeDsVersionEqualFold applies the EqualFold predicate on the "external_three_ds_version" field.
+func ExternalThreeDsVersionEqualFold(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEqualFold(FieldExternalThreeDsVersion, v))
+}
+
+// ExternalThreeDsVersionContainsFold applies the ContainsFold predicate on the "external_three_ds_version" field.
+func ExternalThreeDsVersionContainsFold(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldContainsFold(FieldExternalThreeDsVersion, v))
+}
+
+// ExternalThreeDsErrorCodeEQ applies the EQ predicate on the "external_three_ds_error_code" field.
+func ExternalThreeDsErrorCodeEQ(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEQ(FieldExternalThreeDsErrorCode, v))
+}
+
+// ExternalThreeDsErrorCodeNEQ applies the NEQ predicate on the "external_three_ds_error_code" field.
+func ExternalThreeDsErrorCodeNEQ(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNEQ(FieldExternalThreeDsErrorCode, v))
+}
+
+// ExternalThreeDsErrorCodeIn applies the In predicate on the "external_three_ds_error_code" field.
+func ExternalThreeDsErrorCodeIn(vs ...string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIn(FieldExternalThreeDsErrorCode, vs...))
+}
+
+// ExternalThreeDsErrorCodeNotIn applies the NotIn predicate on the "external_three_ds_error_code" field.
+func ExternalThreeDsErrorCodeNotIn(vs ...string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotIn(FieldExternalThreeDsErrorCode, vs...))
+}
+
+// ExternalThreeDsErrorCodeGT applies the GT predicate on the "external_three_ds_error_code" field.
+func ExternalThreeDsErrorCodeGT(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldGT(FieldExternalThreeDsErrorCode, v))
+}
+
+// ExternalThreeDsErrorCodeGTE applies the GTE predicate on the "external_three_ds_error_code" field.
+func ExternalThreeDsErrorCodeGTE(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldGTE(FieldExternalThreeDsErrorCode, v))
+}
+
+// ExternalThreeDsErrorCodeLT applies the LT predicate on the "external_three_ds_error_code" field.
+func ExternalThreeDsErrorCodeLT(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldLT(FieldExternalThreeDsErrorCode, v))
+}
+
+// ExternalThreeDsErrorCodeLTE applies the LTE predicate on the "external_three_ds_error_code" field.
+func ExternalThreeDsErrorCodeLTE(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldLTE(FieldExternalThreeDsErrorCode, v))
+}
+
+// ExternalThreeDsErrorCodeContains applies the Contains predicate on the "external_three_ds_error_code" field.
+func ExternalThreeDsErrorCodeContains(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldContains(FieldExternalThreeDsErrorCode, v))
+}
+
+// ExternalThreeDsErrorCodeHasPrefix applies the HasPrefix predicate on the "external_three_ds_error_code" field.
+func ExternalThreeDsErrorCodeHasPrefix(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldHasPrefix(FieldExternalThreeDsErrorCode, v))
+}
+
+// ExternalThreeDsErrorCodeHasSuffix applies the HasSuffix predicate on the "external_three_ds_error_code" field.
+func ExternalThreeDsErrorCodeHasSuffix(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldHasSuffix(FieldExternalThreeDsErrorCode, v))
+}
+
+// ExternalThreeDsErrorCodeIsNil applies the IsNil predicate on the "external_three_ds_error_code" field.
+func ExternalThreeDsErrorCodeIsNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIsNull(FieldExternalThreeDsErrorCode))
+}
+
+// ExternalThreeDsErrorCodeNotNil applies the NotNil predicate on the "external_three_ds_error_code" field.
+func ExternalThreeDsErrorCodeNotNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotNull(FieldExternalThreeDsErrorCode))
+}
+
+// ExternalThreeDsErrorCodeEqualFold applies the EqualFold predicate on the "external_three_ds_error_code" field.
+func ExternalThreeDsErrorCodeEqualFold(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEqualFold(FieldExternalThreeDsErrorCode, v))
+}
+
+// ExternalThreeDsErrorCodeContainsFold applies the ContainsFold predicate on the "external_three_ds_error_code" field.
+func ExternalThreeDsErrorCodeContainsFold(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldContainsFold(FieldExternalThreeDsErrorCode, v))
+}
+
+// ExternalThreeDsErrorMessageEQ applies the EQ predicate on the "external_three_ds_error_message" field.
+func ExternalThreeDsErrorMessageEQ(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEQ(FieldExternalThreeDsErrorMessage, v))
+}
+
+// ExternalThreeDsErrorMessageNEQ applies the NEQ predicate on the "external_three_ds_error_message" field.
+func ExternalThreeDsErrorMessageNEQ(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNEQ(FieldExternalThreeDsErrorMessage, v))
+}
+
+// ExternalThreeDsErrorMessageIn applies the In predicate on the "external_three_ds_error_message" field.
+func ExternalThreeDsErrorMessageIn(vs ...string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIn(FieldExternalThreeDsErrorMessage, vs...))
+}
+
+// ExternalThreeDsErrorMessageNotIn applies the NotIn predicate on the "external_three_ds_error_message" field.
+func ExternalThreeDsErrorMessageNotIn(vs ...string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotIn(FieldExternalThreeDsErrorMessage, vs...))
+}
+
+// ExternalThreeDsErrorMessageGT applies the GT predicate on the "external_three_ds_error_message" field.
+func ExternalThreeDsErrorMessageGT(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldGT(FieldExternalThreeDsErrorMessage, v))
+}
+
+// ExternalThreeDsErrorMessageGTE applies the GTE predicate on the "external_three_ds_error_message" field.
+func ExternalThreeDsErrorMessageGTE(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldGTE(FieldExternalThreeDsErrorMessage, v))
+}
+
+// ExternalThreeDsErrorMessageLT applies the LT predicate on the "external_three_ds_error_message" field.
+func ExternalThreeDsErrorMessageLT(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldLT(FieldExternalThreeDsErrorMessage, v))
+}
+
+// ExternalThreeDsErrorMessageLTE applies the LTE predicate on the "external_three_ds_error_message" field.
+func ExternalThreeDsErrorMessageLTE(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldLTE(FieldExternalThreeDsErrorMessage, v))
+}
+
+// ExternalThreeDsErrorMessageContains applies the Contains predicate on the "external_three_ds_error_message" field.
+func ExternalThreeDsErrorMessageContains(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldContains(FieldExternalThreeDsErrorMessage, v))
+}
+
+// ExternalThreeDsErrorMessageHasPrefix applies the HasPrefix predicate on the "external_three_ds_error_message" field.
+func ExternalThreeDsErrorMessageHasPrefix(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldHasPrefix(FieldExternalThreeDsErrorMessage, v))
+}
+
+// ExternalThreeDsErrorMessageHasSuffix applies the HasSuffix predicate on the "external_three_ds_error_message" field.
+func ExternalThreeDsErrorMessageHasSuffix(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldHasSuffix(FieldExternalThreeDsErrorMessage, v))
+}
+
+// ExternalThreeDsErrorMessageIsNil applies the IsNil predicate on the "external_three_ds_error_message" field.
+func ExternalThreeDsErrorMessageIsNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIsNull(FieldExternalThreeDsErrorMessage))
+}
+
+// ExternalThreeDsErrorMessageNotNil applies the NotNil predicate on the "external_three_ds_error_message" field.
+func ExternalThreeDsErrorMessageNotNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotNull(FieldExternalThreeDsErrorMessage))
+}
+
+// ExternalThreeDsErrorMessageEqualFold applies the EqualFold predicate on the "external_three_ds_error_message" field.
+func ExternalThreeDsErrorMessageEqualFold(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEqualFold(FieldExternalThreeDsErrorMessage, v))
+}
+
+// ExternalThreeDsErrorMessageContainsFold applies the ContainsFold predicate on the "external_three_ds_error_message" field.
+func ExternalThreeDsErrorMessageContainsFold(v string) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldContainsFold(FieldExternalThreeDsErrorMessage, v))
 }
 
 // HasPayment applies the HasEdge predicate on the "payment" edge.

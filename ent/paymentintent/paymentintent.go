@@ -80,6 +80,8 @@ const (
 	FieldSplitTxnsEnabled = "split_txns_enabled"
 	// FieldRequestExternalThreeDsAuthentication holds the string denoting the request_external_three_ds_authentication field in the database.
 	FieldRequestExternalThreeDsAuthentication = "request_external_three_ds_authentication"
+	// FieldThreeDsDataSealed holds the string denoting the three_ds_data_sealed field in the database.
+	FieldThreeDsDataSealed = "three_ds_data_sealed"
 	// FieldPaymentType holds the string denoting the payment_type field in the database.
 	FieldPaymentType = "payment_type"
 	// FieldClientSecret holds the string denoting the client_secret field in the database.
@@ -270,6 +272,7 @@ var Columns = []string{
 	FieldRequestIncrementalAuthorization,
 	FieldSplitTxnsEnabled,
 	FieldRequestExternalThreeDsAuthentication,
+	FieldThreeDsDataSealed,
 	FieldPaymentType,
 	FieldClientSecret,
 	FieldIdempotencyKey,

@@ -146,6 +146,11 @@ func OffSession(v bool) predicate.PaymentIntent {
 	return predicate.PaymentIntent(sql.FieldEQ(FieldOffSession, v))
 }
 
+// ThreeDsDataSealed applies equality check predicate on the "three_ds_data_sealed" field. It's identical to ThreeDsDataSealedEQ.
+func ThreeDsDataSealed(v []byte) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldEQ(FieldThreeDsDataSealed, v))
+}
+
 // ClientSecret applies equality check predicate on the "client_secret" field. It's identical to ClientSecretEQ.
 func ClientSecret(v string) predicate.PaymentIntent {
 	return predicate.PaymentIntent(sql.FieldEQ(FieldClientSecret, v))
@@ -1404,6 +1409,56 @@ func RequestExternalThreeDsAuthenticationIn(vs ...RequestExternalThreeDsAuthenti
 // RequestExternalThreeDsAuthenticationNotIn applies the NotIn predicate on the "request_external_three_ds_authentication" field.
 func RequestExternalThreeDsAuthenticationNotIn(vs ...RequestExternalThreeDsAuthentication) predicate.PaymentIntent {
 	return predicate.PaymentIntent(sql.FieldNotIn(FieldRequestExternalThreeDsAuthentication, vs...))
+}
+
+// ThreeDsDataSealedEQ applies the EQ predicate on the "three_ds_data_sealed" field.
+func ThreeDsDataSealedEQ(v []byte) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldEQ(FieldThreeDsDataSealed, v))
+}
+
+// ThreeDsDataSealedNEQ applies the NEQ predicate on the "three_ds_data_sealed" field.
+func ThreeDsDataSealedNEQ(v []byte) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldNEQ(FieldThreeDsDataSealed, v))
+}
+
+// ThreeDsDataSealedIn applies the In predicate on the "three_ds_data_sealed" field.
+func ThreeDsDataSealedIn(vs ...[]byte) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldIn(FieldThreeDsDataSealed, vs...))
+}
+
+// ThreeDsDataSealedNotIn applies the NotIn predicate on the "three_ds_data_sealed" field.
+func ThreeDsDataSealedNotIn(vs ...[]byte) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldNotIn(FieldThreeDsDataSealed, vs...))
+}
+
+// ThreeDsDataSealedGT applies the GT predicate on the "three_ds_data_sealed" field.
+func ThreeDsDataSealedGT(v []byte) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldGT(FieldThreeDsDataSealed, v))
+}
+
+// ThreeDsDataSealedGTE applies the GTE predicate on the "three_ds_data_sealed" field.
+func ThreeDsDataSealedGTE(v []byte) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldGTE(FieldThreeDsDataSealed, v))
+}
+
+// ThreeDsDataSealedLT applies the LT predicate on the "three_ds_data_sealed" field.
+func ThreeDsDataSealedLT(v []byte) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldLT(FieldThreeDsDataSealed, v))
+}
+
+// ThreeDsDataSealedLTE applies the LTE predicate on the "three_ds_data_sealed" field.
+func ThreeDsDataSealedLTE(v []byte) predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldLTE(FieldThreeDsDataSealed, v))
+}
+
+// ThreeDsDataSealedIsNil applies the IsNil predicate on the "three_ds_data_sealed" field.
+func ThreeDsDataSealedIsNil() predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldIsNull(FieldThreeDsDataSealed))
+}
+
+// ThreeDsDataSealedNotNil applies the NotNil predicate on the "three_ds_data_sealed" field.
+func ThreeDsDataSealedNotNil() predicate.PaymentIntent {
+	return predicate.PaymentIntent(sql.FieldNotNull(FieldThreeDsDataSealed))
 }
 
 // PaymentTypeEQ applies the EQ predicate on the "payment_type" field.

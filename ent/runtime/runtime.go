@@ -2164,6 +2164,30 @@ func init() {
 	paymentattemptDescEncodedData := paymentattemptFields[37].Descriptor()
 	// paymentattempt.EncodedDataValidator is a validator for the "encoded_data" field. It is called by the builders before save.
 	paymentattempt.EncodedDataValidator = paymentattemptDescEncodedData.Validators[0].(func(string) error)
+	// paymentattemptDescExternalThreeDsTransStatus is the schema descriptor for external_three_ds_trans_status field.
+	paymentattemptDescExternalThreeDsTransStatus := paymentattemptFields[41].Descriptor()
+	// paymentattempt.ExternalThreeDsTransStatusValidator is a validator for the "external_three_ds_trans_status" field. It is called by the builders before save.
+	paymentattempt.ExternalThreeDsTransStatusValidator = paymentattemptDescExternalThreeDsTransStatus.Validators[0].(func(string) error)
+	// paymentattemptDescExternalThreeDsEci is the schema descriptor for external_three_ds_eci field.
+	paymentattemptDescExternalThreeDsEci := paymentattemptFields[42].Descriptor()
+	// paymentattempt.ExternalThreeDsEciValidator is a validator for the "external_three_ds_eci" field. It is called by the builders before save.
+	paymentattempt.ExternalThreeDsEciValidator = paymentattemptDescExternalThreeDsEci.Validators[0].(func(string) error)
+	// paymentattemptDescExternalThreeDsDsTransID is the schema descriptor for external_three_ds_ds_trans_id field.
+	paymentattemptDescExternalThreeDsDsTransID := paymentattemptFields[43].Descriptor()
+	// paymentattempt.ExternalThreeDsDsTransIDValidator is a validator for the "external_three_ds_ds_trans_id" field. It is called by the builders before save.
+	paymentattempt.ExternalThreeDsDsTransIDValidator = paymentattemptDescExternalThreeDsDsTransID.Validators[0].(func(string) error)
+	// paymentattemptDescExternalThreeDsVersion is the schema descriptor for external_three_ds_version field.
+	paymentattemptDescExternalThreeDsVersion := paymentattemptFields[44].Descriptor()
+	// paymentattempt.ExternalThreeDsVersionValidator is a validator for the "external_three_ds_version" field. It is called by the builders before save.
+	paymentattempt.ExternalThreeDsVersionValidator = paymentattemptDescExternalThreeDsVersion.Validators[0].(func(string) error)
+	// paymentattemptDescExternalThreeDsErrorCode is the schema descriptor for external_three_ds_error_code field.
+	paymentattemptDescExternalThreeDsErrorCode := paymentattemptFields[45].Descriptor()
+	// paymentattempt.ExternalThreeDsErrorCodeValidator is a validator for the "external_three_ds_error_code" field. It is called by the builders before save.
+	paymentattempt.ExternalThreeDsErrorCodeValidator = paymentattemptDescExternalThreeDsErrorCode.Validators[0].(func(string) error)
+	// paymentattemptDescExternalThreeDsErrorMessage is the schema descriptor for external_three_ds_error_message field.
+	paymentattemptDescExternalThreeDsErrorMessage := paymentattemptFields[46].Descriptor()
+	// paymentattempt.ExternalThreeDsErrorMessageValidator is a validator for the "external_three_ds_error_message" field. It is called by the builders before save.
+	paymentattempt.ExternalThreeDsErrorMessageValidator = paymentattemptDescExternalThreeDsErrorMessage.Validators[0].(func(string) error)
 	// paymentattemptDescID is the schema descriptor for id field.
 	paymentattemptDescID := paymentattemptMixinFields0[0].Descriptor()
 	// paymentattempt.DefaultID holds the default value on creation for the id field.
@@ -2270,105 +2294,105 @@ func init() {
 	// paymentintent.CustomerIDValidator is a validator for the "customer_id" field. It is called by the builders before save.
 	paymentintent.CustomerIDValidator = paymentintentDescCustomerID.Validators[0].(func(string) error)
 	// paymentintentDescClientSecret is the schema descriptor for client_secret field.
-	paymentintentDescClientSecret := paymentintentFields[28].Descriptor()
+	paymentintentDescClientSecret := paymentintentFields[29].Descriptor()
 	// paymentintent.ClientSecretValidator is a validator for the "client_secret" field. It is called by the builders before save.
 	paymentintent.ClientSecretValidator = paymentintentDescClientSecret.Validators[0].(func(string) error)
 	// paymentintentDescIdempotencyKey is the schema descriptor for idempotency_key field.
-	paymentintentDescIdempotencyKey := paymentintentFields[29].Descriptor()
+	paymentintentDescIdempotencyKey := paymentintentFields[30].Descriptor()
 	// paymentintent.IdempotencyKeyValidator is a validator for the "idempotency_key" field. It is called by the builders before save.
 	paymentintent.IdempotencyKeyValidator = paymentintentDescIdempotencyKey.Validators[0].(func(string) error)
 	// paymentintentDescIdempotencyFingerprint is the schema descriptor for idempotency_fingerprint field.
-	paymentintentDescIdempotencyFingerprint := paymentintentFields[30].Descriptor()
+	paymentintentDescIdempotencyFingerprint := paymentintentFields[31].Descriptor()
 	// paymentintent.IdempotencyFingerprintValidator is a validator for the "idempotency_fingerprint" field. It is called by the builders before save.
 	paymentintent.IdempotencyFingerprintValidator = paymentintentDescIdempotencyFingerprint.Validators[0].(func(string) error)
 	// paymentintentDescSessionExpiry is the schema descriptor for session_expiry field.
-	paymentintentDescSessionExpiry := paymentintentFields[31].Descriptor()
+	paymentintentDescSessionExpiry := paymentintentFields[32].Descriptor()
 	// paymentintent.DefaultSessionExpiry holds the default value on creation for the session_expiry field.
 	paymentintent.DefaultSessionExpiry = paymentintentDescSessionExpiry.Default.(int64)
 	// paymentintent.SessionExpiryValidator is a validator for the "session_expiry" field. It is called by the builders before save.
 	paymentintent.SessionExpiryValidator = paymentintentDescSessionExpiry.Validators[0].(func(int64) error)
 	// paymentintentDescMerchantReferenceID is the schema descriptor for merchant_reference_id field.
-	paymentintentDescMerchantReferenceID := paymentintentFields[33].Descriptor()
+	paymentintentDescMerchantReferenceID := paymentintentFields[34].Descriptor()
 	// paymentintent.MerchantReferenceIDValidator is a validator for the "merchant_reference_id" field. It is called by the builders before save.
 	paymentintent.MerchantReferenceIDValidator = paymentintentDescMerchantReferenceID.Validators[0].(func(string) error)
 	// paymentintentDescMerchantOrderReferenceID is the schema descriptor for merchant_order_reference_id field.
-	paymentintentDescMerchantOrderReferenceID := paymentintentFields[34].Descriptor()
+	paymentintentDescMerchantOrderReferenceID := paymentintentFields[35].Descriptor()
 	// paymentintent.MerchantOrderReferenceIDValidator is a validator for the "merchant_order_reference_id" field. It is called by the builders before save.
 	paymentintent.MerchantOrderReferenceIDValidator = paymentintentDescMerchantOrderReferenceID.Validators[0].(func(string) error)
 	// paymentintentDescRoutingAlgorithmID is the schema descriptor for routing_algorithm_id field.
-	paymentintentDescRoutingAlgorithmID := paymentintentFields[35].Descriptor()
+	paymentintentDescRoutingAlgorithmID := paymentintentFields[36].Descriptor()
 	// paymentintent.RoutingAlgorithmIDValidator is a validator for the "routing_algorithm_id" field. It is called by the builders before save.
 	paymentintent.RoutingAlgorithmIDValidator = paymentintentDescRoutingAlgorithmID.Validators[0].(func(string) error)
 	// paymentintentDescDescription is the schema descriptor for description field.
-	paymentintentDescDescription := paymentintentFields[38].Descriptor()
+	paymentintentDescDescription := paymentintentFields[39].Descriptor()
 	// paymentintent.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
 	paymentintent.DescriptionValidator = paymentintentDescDescription.Validators[0].(func(string) error)
 	// paymentintentDescReturnURL is the schema descriptor for return_url field.
-	paymentintentDescReturnURL := paymentintentFields[39].Descriptor()
+	paymentintentDescReturnURL := paymentintentFields[40].Descriptor()
 	// paymentintent.ReturnURLValidator is a validator for the "return_url" field. It is called by the builders before save.
 	paymentintent.ReturnURLValidator = paymentintentDescReturnURL.Validators[0].(func(string) error)
 	// paymentintentDescStatementDescriptor is the schema descriptor for statement_descriptor field.
-	paymentintentDescStatementDescriptor := paymentintentFields[40].Descriptor()
+	paymentintentDescStatementDescriptor := paymentintentFields[41].Descriptor()
 	// paymentintent.StatementDescriptorValidator is a validator for the "statement_descriptor" field. It is called by the builders before save.
 	paymentintent.StatementDescriptorValidator = paymentintentDescStatementDescriptor.Validators[0].(func(string) error)
 	// paymentintentDescStatementDescriptorSuffix is the schema descriptor for statement_descriptor_suffix field.
-	paymentintentDescStatementDescriptorSuffix := paymentintentFields[41].Descriptor()
+	paymentintentDescStatementDescriptorSuffix := paymentintentFields[42].Descriptor()
 	// paymentintent.StatementDescriptorSuffixValidator is a validator for the "statement_descriptor_suffix" field. It is called by the builders before save.
 	paymentintent.StatementDescriptorSuffixValidator = paymentintentDescStatementDescriptorSuffix.Validators[0].(func(string) error)
 	// paymentintentDescPaymentLinkID is the schema descriptor for payment_link_id field.
-	paymentintentDescPaymentLinkID := paymentintentFields[48].Descriptor()
+	paymentintentDescPaymentLinkID := paymentintentFields[49].Descriptor()
 	// paymentintent.PaymentLinkIDValidator is a validator for the "payment_link_id" field. It is called by the builders before save.
 	paymentintent.PaymentLinkIDValidator = paymentintentDescPaymentLinkID.Validators[0].(func(string) error)
 	// paymentintentDescBusinessCountry is the schema descriptor for business_country field.
-	paymentintentDescBusinessCountry := paymentintentFields[56].Descriptor()
+	paymentintentDescBusinessCountry := paymentintentFields[57].Descriptor()
 	// paymentintent.BusinessCountryValidator is a validator for the "business_country" field. It is called by the builders before save.
 	paymentintent.BusinessCountryValidator = paymentintentDescBusinessCountry.Validators[0].(func(string) error)
 	// paymentintentDescBusinessLabel is the schema descriptor for business_label field.
-	paymentintentDescBusinessLabel := paymentintentFields[57].Descriptor()
+	paymentintentDescBusinessLabel := paymentintentFields[58].Descriptor()
 	// paymentintent.BusinessLabelValidator is a validator for the "business_label" field. It is called by the builders before save.
 	paymentintent.BusinessLabelValidator = paymentintentDescBusinessLabel.Validators[0].(func(string) error)
 	// paymentintentDescBusinessSubLabel is the schema descriptor for business_sub_label field.
-	paymentintentDescBusinessSubLabel := paymentintentFields[58].Descriptor()
+	paymentintentDescBusinessSubLabel := paymentintentFields[59].Descriptor()
 	// paymentintent.BusinessSubLabelValidator is a validator for the "business_sub_label" field. It is called by the builders before save.
 	paymentintent.BusinessSubLabelValidator = paymentintentDescBusinessSubLabel.Validators[0].(func(string) error)
 	// paymentintentDescActiveAttemptID is the schema descriptor for active_attempt_id field.
-	paymentintentDescActiveAttemptID := paymentintentFields[59].Descriptor()
+	paymentintentDescActiveAttemptID := paymentintentFields[60].Descriptor()
 	// paymentintent.ActiveAttemptIDValidator is a validator for the "active_attempt_id" field. It is called by the builders before save.
 	paymentintent.ActiveAttemptIDValidator = paymentintentDescActiveAttemptID.Validators[0].(func(string) error)
 	// paymentintentDescAttemptCount is the schema descriptor for attempt_count field.
-	paymentintentDescAttemptCount := paymentintentFields[60].Descriptor()
+	paymentintentDescAttemptCount := paymentintentFields[61].Descriptor()
 	// paymentintent.DefaultAttemptCount holds the default value on creation for the attempt_count field.
 	paymentintent.DefaultAttemptCount = paymentintentDescAttemptCount.Default.(int)
 	// paymentintentDescMandateID is the schema descriptor for mandate_id field.
-	paymentintentDescMandateID := paymentintentFields[61].Descriptor()
+	paymentintentDescMandateID := paymentintentFields[62].Descriptor()
 	// paymentintent.MandateIDValidator is a validator for the "mandate_id" field. It is called by the builders before save.
 	paymentintent.MandateIDValidator = paymentintentDescMandateID.Validators[0].(func(string) error)
 	// paymentintentDescCancellationReason is the schema descriptor for cancellation_reason field.
-	paymentintentDescCancellationReason := paymentintentFields[64].Descriptor()
+	paymentintentDescCancellationReason := paymentintentFields[65].Descriptor()
 	// paymentintent.CancellationReasonValidator is a validator for the "cancellation_reason" field. It is called by the builders before save.
 	paymentintent.CancellationReasonValidator = paymentintentDescCancellationReason.Validators[0].(func(string) error)
 	// paymentintentDescConnector is the schema descriptor for connector field.
-	paymentintentDescConnector := paymentintentFields[66].Descriptor()
+	paymentintentDescConnector := paymentintentFields[67].Descriptor()
 	// paymentintent.ConnectorValidator is a validator for the "connector" field. It is called by the builders before save.
 	paymentintent.ConnectorValidator = paymentintentDescConnector.Validators[0].(func(string) error)
 	// paymentintentDescMerchantConnectorID is the schema descriptor for merchant_connector_id field.
-	paymentintentDescMerchantConnectorID := paymentintentFields[67].Descriptor()
+	paymentintentDescMerchantConnectorID := paymentintentFields[68].Descriptor()
 	// paymentintent.MerchantConnectorIDValidator is a validator for the "merchant_connector_id" field. It is called by the builders before save.
 	paymentintent.MerchantConnectorIDValidator = paymentintentDescMerchantConnectorID.Validators[0].(func(string) error)
 	// paymentintentDescPaymentMethod is the schema descriptor for payment_method field.
-	paymentintentDescPaymentMethod := paymentintentFields[68].Descriptor()
+	paymentintentDescPaymentMethod := paymentintentFields[69].Descriptor()
 	// paymentintent.PaymentMethodValidator is a validator for the "payment_method" field. It is called by the builders before save.
 	paymentintent.PaymentMethodValidator = paymentintentDescPaymentMethod.Validators[0].(func(string) error)
 	// paymentintentDescPaymentMethodType is the schema descriptor for payment_method_type field.
-	paymentintentDescPaymentMethodType := paymentintentFields[69].Descriptor()
+	paymentintentDescPaymentMethodType := paymentintentFields[70].Descriptor()
 	// paymentintent.PaymentMethodTypeValidator is a validator for the "payment_method_type" field. It is called by the builders before save.
 	paymentintent.PaymentMethodTypeValidator = paymentintentDescPaymentMethodType.Validators[0].(func(string) error)
 	// paymentintentDescCardNetwork is the schema descriptor for card_network field.
-	paymentintentDescCardNetwork := paymentintentFields[70].Descriptor()
+	paymentintentDescCardNetwork := paymentintentFields[71].Descriptor()
 	// paymentintent.CardNetworkValidator is a validator for the "card_network" field. It is called by the builders before save.
 	paymentintent.CardNetworkValidator = paymentintentDescCardNetwork.Validators[0].(func(string) error)
 	// paymentintentDescVersion is the schema descriptor for version field.
-	paymentintentDescVersion := paymentintentFields[71].Descriptor()
+	paymentintentDescVersion := paymentintentFields[72].Descriptor()
 	// paymentintent.DefaultVersion holds the default value on creation for the version field.
 	paymentintent.DefaultVersion = paymentintentDescVersion.Default.(int64)
 	// paymentintentDescID is the schema descriptor for id field.

@@ -71,6 +71,10 @@ func (PaymentIntent) Fields() []ent.Field {
 			Annotations(entgql.Skip()), // "true" and "false" are not valid GraphQL enum values
 		field.Enum("split_txns_enabled").Values("enable", "skip").Default("skip"),
 		field.Enum("request_external_three_ds_authentication").Values("Enable", "Skip").Default("Skip"),
+		// three_ds_data_sealed is the merchant's three_ds_data (the result of
+		// a standalone authentication, its cryptogram among it), sealed with
+		// the master key until the confirm carries it to the connector.
+		field.Bytes("three_ds_data_sealed").Optional().Nillable().Sensitive().Annotations(entgql.Skip()),
 		field.Enum("payment_type").Values("normal", "new_mandate", "setup_mandate", "recurring_mandate").Default("normal"),
 		field.String("client_secret").MaxRuneLen(128).Sensitive().Annotations(entgql.Skip()),
 		// The Idempotency-Key the payment was created under (unique per
@@ -244,6 +248,22 @@ func (PaymentAttempt) Fields() []ent.Field {
 		optString("client_version", 64),
 		optString("encoded_data", 2048),
 		field.Int("multiple_capture_count").Optional().Nillable(),
+		// The attempt's external 3-D Secure authentication (the profile's
+		// authentication connector, or three_ds_data the merchant gave):
+		// Hyperswitch's external_authentication_details. The CAVV is not
+		// kept: it goes to the payment connector in the authorization only.
+		field.Enum("external_three_ds_status").Values("started", "pending", "success", "failed").
+			Optional().Nillable().Annotations(entgql.Skip()),
+		field.Enum("external_three_ds_flow").Values("frictionless", "challenge").
+			Optional().Nillable().Annotations(entgql.Skip()),
+		// external_three_ds_trans_status is EMV 3-D Secure's transStatus (Y,
+		// N, U, A, R, C).
+		field.String("external_three_ds_trans_status").MaxRuneLen(1).Optional().Nillable().Annotations(entgql.Skip()),
+		field.String("external_three_ds_eci").MaxRuneLen(8).Optional().Nillable().Annotations(entgql.Skip()),
+		field.String("external_three_ds_ds_trans_id").MaxRuneLen(64).Optional().Nillable().Annotations(entgql.Skip()),
+		field.String("external_three_ds_version").MaxRuneLen(16).Optional().Nillable().Annotations(entgql.Skip()),
+		field.String("external_three_ds_error_code").MaxRuneLen(64).Optional().Nillable().Annotations(entgql.Skip()),
+		field.String("external_three_ds_error_message").MaxRuneLen(255).Optional().Nillable().Annotations(entgql.Skip()),
 	}
 }
 

@@ -226,6 +226,29 @@ type AuthorizeRequest struct {
 	// ConnectorMetadata is whatever the connector returned earlier for this
 	// attempt; nil on a first authorization.
 	ConnectorMetadata map[string]any
+	// ExternalThreeDS is the result of a 3-D Secure authentication made
+	// before this authorization (by the profile's authentication connector,
+	// or the merchant's own three_ds_data): an authenticated one lets the
+	// connector authorize without a challenge of its own. Nil: none.
+	ExternalThreeDS *ExternalThreeDS
+}
+
+// ExternalThreeDS is an authentication's result as an authorization
+// carries it. CAVV is card data: it is never logged or stored.
+type ExternalThreeDS struct {
+	// TransStatus is EMV 3-D Secure's transStatus (ThreeDSAuthenticated, …).
+	TransStatus string
+	ECI         string
+	CAVV        string
+	DSTransID   string
+	// Version is the 3-D Secure message version (2.2.0).
+	Version string
+}
+
+// Authenticated says the authentication lets the payment through: the
+// cardholder was authenticated, or the attempt was (liability shifts).
+func (e *ExternalThreeDS) Authenticated() bool {
+	return e != nil && (e.TransStatus == ThreeDSAuthenticated || e.TransStatus == ThreeDSAttempted)
 }
 
 // CompleteAuthenticationRequest reports the customer's answer on the 3-D

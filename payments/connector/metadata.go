@@ -34,7 +34,8 @@ type state struct {
 	Captures       int   `json:"captures,omitempty"`
 	// AmountToCapture is what an automatic capture takes (0: all of Amount).
 	AmountToCapture int64 `json:"amount_to_capture,omitempty"`
-	// ThreeDS is "challenge", "frictionless", "exempt_off_session" or "".
+	// ThreeDS is "challenge", "frictionless", "exempt_off_session",
+	// "external" (authenticated before the authorization) or "".
 	ThreeDS string `json:"three_ds,omitempty"`
 	// Behaviour is the test card's behaviour key; it decides what happens
 	// after a challenge.

@@ -54,11 +54,18 @@ func (s *Simulator) authorizeCard(req *AuthorizeRequest, st *state, attemptID st
 		if req.SetupFutureUsage {
 			st.MandateID = mandateToken(b.key, st.CardLast4, attemptID)
 		}
-	case b.challenge || (b.challengeOnSession && !req.OffSession):
+	case (b.challenge || (b.challengeOnSession && !req.OffSession)) && !req.ExternalThreeDS.Authenticated():
 		st.Status = StatusAuthenticationPending
 		st.ThreeDS = "challenge"
+	case b.declineAfterChallenge != "" && req.ExternalThreeDS.Authenticated():
+		// Authenticated elsewhere: what the approved challenge would have
+		// led to.
+		st.ThreeDS = "external"
+		st.fail(declineFor(b.declineAfterChallenge))
 	default:
 		switch {
+		case req.ExternalThreeDS.Authenticated():
+			st.ThreeDS = "external"
 		case b.challengeOnSession:
 			st.ThreeDS = "exempt_off_session"
 		case req.AuthenticationType == ThreeDS:

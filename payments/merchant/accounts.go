@@ -147,6 +147,11 @@ type ProfileInput struct {
 	// PaymentLinkConfig is Hyperswitch's BusinessPaymentLinkConfig, kept
 	// as given: the defaults of the profile's payment links.
 	PaymentLinkConfig map[string]any
+	// AuthenticationConnectorDetails is Hyperswitch's
+	// AuthenticationConnectorDetails: the authentication connectors (by
+	// connector name, in order) that authenticate the profile's payments
+	// that ask for external 3-D Secure, and the 3DS requestor URL.
+	AuthenticationConnectorDetails map[string]any
 
 	UseBillingAsPaymentMethodBilling                *bool
 	CollectShippingDetailsFromWalletConnector       *bool

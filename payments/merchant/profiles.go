@@ -325,6 +325,7 @@ func setProfileSettings(m *ent.ProfileMutation, in ProfileInput) {
 	txn.SetIf(in.Force3dsChallenge, m.SetForce3dsChallenge)
 	txn.SetIf(in.IsIframeRedirectionEnabled, m.SetIsIframeRedirectionEnabled)
 	txn.SetGiven(in.PaymentLinkConfig, m.SetPaymentLinkConfig)
+	txn.SetGiven(in.AuthenticationConnectorDetails, m.SetAuthenticationConnectorDetails)
 }
 
 // DeleteProfile deletes a profile of the merchant in ctx and its connector
