@@ -322,7 +322,7 @@ func TestAuthenticationSessionAndEligibilityCheck(t *testing.T) {
 		tokens[0]["wallet_name"] != "no_session_token_received" {
 		t.Fatalf("session tokens: %s", s.Raw)
 	}
-	if r := c.do("GET", path+"/eligibility-check", c.merchantKey(), nil); r.Status != 404 || r.errCode() != "HE_02" {
+	if r := c.do("GET", path+"/eligibility-check", c.merchantKey(), nil); r.Status != 404 || r.errCode() != "IR_37" {
 		t.Fatalf("eligibility check before one: %d %s", r.Status, r.Raw)
 	}
 	check := map[string]any{"client_secret": secret, "eligibility_check_data": map[string]any{"click_to_pay": map[string]any{

@@ -67,19 +67,23 @@ type Enrollment struct {
 
 // RetrieveEligibilityCheck is what the eligibility check of
 // authentication id recorded (GET /authentication/{id}/eligibility-check).
-// None is Hyperswitch's generic not found.
+// None is Hyperswitch's generic not found (IR_37).
 func (s *Service) RetrieveEligibilityCheck(ctx context.Context, id string) (*Enrollment, error) {
 	a, err := s.load(ctx, s.db.Client, id, false)
 	if err != nil {
 		return nil, err
 	}
 	if a.EligibilityCheckData == nil {
-		return nil, errs.ErrNotFound.Newf("Eligibility check data not found for authentication id: %s", id)
+		return nil, errs.ErrEligibilityCheckNotFound.Newf("Eligibility check data not found for authentication id: %s", id)
 	}
 	var data struct {
 		ClickToPay struct {
-			Visa       *struct{ ConsumerPresent *bool `json:"consumerPresent"` } `json:"visa"`
-			Mastercard *struct{ ConsumerPresent *bool `json:"consumerPresent"` } `json:"mastercard"`
+			Visa *struct {
+				ConsumerPresent *bool `json:"consumerPresent"`
+			} `json:"visa"`
+			Mastercard *struct {
+				ConsumerPresent *bool `json:"consumerPresent"`
+			} `json:"mastercard"`
 		} `json:"click_to_pay"`
 	}
 	b, err := json.Marshal(a.EligibilityCheckData)

@@ -125,6 +125,9 @@ var (
 	ErrGSMRuleNotFound = define("gsm_rule_not_found", ErrNotFound)
 	// ErrAuthenticationNotFound: no such 3-D Secure authentication.
 	ErrAuthenticationNotFound = define("authentication_not_found", ErrNotFound)
+	// ErrEligibilityCheckNotFound: no eligibility check was recorded for
+	// the authentication.
+	ErrEligibilityCheckNotFound = define("eligibility_check_not_found", ErrNotFound)
 
 	// ErrDuplicate: the row already exists. Every other duplicate
 	// failure refines it.
