@@ -13,6 +13,7 @@ import (
 
 	"switchyard/ent/apikey"
 	"switchyard/ent/auditentry"
+	"switchyard/ent/authentication"
 	"switchyard/ent/billingsubscription"
 	"switchyard/ent/capture"
 	"switchyard/ent/coupon"
@@ -59,6 +60,8 @@ type Client struct {
 	APIKey *APIKeyClient
 	// AuditEntry is the client for interacting with the AuditEntry builders.
 	AuditEntry *AuditEntryClient
+	// Authentication is the client for interacting with the Authentication builders.
+	Authentication *AuthenticationClient
 	// BillingSubscription is the client for interacting with the BillingSubscription builders.
 	BillingSubscription *BillingSubscriptionClient
 	// Capture is the client for interacting with the Capture builders.
@@ -128,6 +131,7 @@ func (c *Client) init() {
 	c.Schema = migrate.NewSchema(c.driver)
 	c.APIKey = NewAPIKeyClient(c.config)
 	c.AuditEntry = NewAuditEntryClient(c.config)
+	c.Authentication = NewAuthenticationClient(c.config)
 	c.BillingSubscription = NewBillingSubscriptionClient(c.config)
 	c.Capture = NewCaptureClient(c.config)
 	c.Coupon = NewCouponClient(c.config)
@@ -250,6 +254,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		config:                   cfg,
 		APIKey:                   NewAPIKeyClient(cfg),
 		AuditEntry:               NewAuditEntryClient(cfg),
+		Authentication:           NewAuthenticationClient(cfg),
 		BillingSubscription:      NewBillingSubscriptionClient(cfg),
 		Capture:                  NewCaptureClient(cfg),
 		Coupon:                   NewCouponClient(cfg),
@@ -299,6 +304,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		config:                   cfg,
 		APIKey:                   NewAPIKeyClient(cfg),
 		AuditEntry:               NewAuditEntryClient(cfg),
+		Authentication:           NewAuthenticationClient(cfg),
 		BillingSubscription:      NewBillingSubscriptionClient(cfg),
 		Capture:                  NewCaptureClient(cfg),
 		Coupon:                   NewCouponClient(cfg),
@@ -356,8 +362,8 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.APIKey, c.AuditEntry, c.BillingSubscription, c.Capture, c.Coupon, c.Customer,
-		c.Dispute, c.Event, c.EventDeliveryAttempt, c.GsmRule,
+		c.APIKey, c.AuditEntry, c.Authentication, c.BillingSubscription, c.Capture,
+		c.Coupon, c.Customer, c.Dispute, c.Event, c.EventDeliveryAttempt, c.GsmRule,
 		c.IncrementalAuthorization, c.Invitation, c.Invoice, c.ItemPrice, c.Mandate,
 		c.Membership, c.MerchantAccount, c.MerchantConnectorAccount, c.PaymentAttempt,
 		c.PaymentIntent, c.PaymentMethod, c.Payout, c.PayoutAttempt, c.Profile,
@@ -372,8 +378,8 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.APIKey, c.AuditEntry, c.BillingSubscription, c.Capture, c.Coupon, c.Customer,
-		c.Dispute, c.Event, c.EventDeliveryAttempt, c.GsmRule,
+		c.APIKey, c.AuditEntry, c.Authentication, c.BillingSubscription, c.Capture,
+		c.Coupon, c.Customer, c.Dispute, c.Event, c.EventDeliveryAttempt, c.GsmRule,
 		c.IncrementalAuthorization, c.Invitation, c.Invoice, c.ItemPrice, c.Mandate,
 		c.Membership, c.MerchantAccount, c.MerchantConnectorAccount, c.PaymentAttempt,
 		c.PaymentIntent, c.PaymentMethod, c.Payout, c.PayoutAttempt, c.Profile,
@@ -391,6 +397,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.APIKey.mutate(ctx, m)
 	case *AuditEntryMutation:
 		return c.AuditEntry.mutate(ctx, m)
+	case *AuthenticationMutation:
+		return c.Authentication.mutate(ctx, m)
 	case *BillingSubscriptionMutation:
 		return c.BillingSubscription.mutate(ctx, m)
 	case *CaptureMutation:
@@ -735,6 +743,141 @@ func (c *AuditEntryClient) mutate(ctx context.Context, m *AuditEntryMutation) (V
 		return (&AuditEntryDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown AuditEntry mutation op: %q", m.Op())
+	}
+}
+
+// AuthenticationClient is a client for the Authentication schema.
+type AuthenticationClient struct {
+	config
+}
+
+// NewAuthenticationClient returns a client for the Authentication from the given config.
+func NewAuthenticationClient(c config) *AuthenticationClient {
+	return &AuthenticationClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `authentication.Hooks(f(g(h())))`.
+func (c *AuthenticationClient) Use(hooks ...Hook) {
+	c.hooks.Authentication = append(c.hooks.Authentication, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `authentication.Intercept(f(g(h())))`.
+func (c *AuthenticationClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Authentication = append(c.inters.Authentication, interceptors...)
+}
+
+// Create returns a builder for creating a Authentication entity.
+func (c *AuthenticationClient) Create() *AuthenticationCreate {
+	mutation := newAuthenticationMutation(c.config, OpCreate)
+	return &AuthenticationCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Authentication entities.
+func (c *AuthenticationClient) CreateBulk(builders ...*AuthenticationCreate) *AuthenticationCreateBulk {
+	return &AuthenticationCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *AuthenticationClient) MapCreateBulk(slice any, setFunc func(*AuthenticationCreate, int)) *AuthenticationCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &AuthenticationCreateBulk{err: fmt.Errorf("calling to AuthenticationClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*AuthenticationCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &AuthenticationCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Authentication.
+func (c *AuthenticationClient) Update() *AuthenticationUpdate {
+	mutation := newAuthenticationMutation(c.config, OpUpdate)
+	return &AuthenticationUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *AuthenticationClient) UpdateOne(_m *Authentication) *AuthenticationUpdateOne {
+	mutation := newAuthenticationMutation(c.config, OpUpdateOne, withAuthentication(_m))
+	return &AuthenticationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *AuthenticationClient) UpdateOneID(id string) *AuthenticationUpdateOne {
+	mutation := newAuthenticationMutation(c.config, OpUpdateOne, withAuthenticationID(id))
+	return &AuthenticationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Authentication.
+func (c *AuthenticationClient) Delete() *AuthenticationDelete {
+	mutation := newAuthenticationMutation(c.config, OpDelete)
+	return &AuthenticationDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *AuthenticationClient) DeleteOne(_m *Authentication) *AuthenticationDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *AuthenticationClient) DeleteOneID(id string) *AuthenticationDeleteOne {
+	builder := c.Delete().Where(authentication.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &AuthenticationDeleteOne{builder}
+}
+
+// Query returns a query builder for Authentication.
+func (c *AuthenticationClient) Query() *AuthenticationQuery {
+	return &AuthenticationQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeAuthentication},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Authentication entity by its id.
+func (c *AuthenticationClient) Get(ctx context.Context, id string) (*Authentication, error) {
+	return c.Query().Where(authentication.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *AuthenticationClient) GetX(ctx context.Context, id string) *Authentication {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *AuthenticationClient) Hooks() []Hook {
+	hooks := c.hooks.Authentication
+	return append(hooks[:len(hooks):len(hooks)], authentication.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *AuthenticationClient) Interceptors() []Interceptor {
+	inters := c.inters.Authentication
+	return append(inters[:len(inters):len(inters)], authentication.Interceptors[:]...)
+}
+
+func (c *AuthenticationClient) mutate(ctx context.Context, m *AuthenticationMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&AuthenticationCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&AuthenticationUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&AuthenticationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&AuthenticationDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Authentication mutation op: %q", m.Op())
 	}
 }
 
@@ -5112,20 +5255,20 @@ func (c *WebhookDeliveryTaskClient) mutate(ctx context.Context, m *WebhookDelive
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		APIKey, AuditEntry, BillingSubscription, Capture, Coupon, Customer, Dispute,
-		Event, EventDeliveryAttempt, GsmRule, IncrementalAuthorization, Invitation,
-		Invoice, ItemPrice, Mandate, Membership, MerchantAccount,
-		MerchantConnectorAccount, PaymentAttempt, PaymentIntent, PaymentMethod, Payout,
-		PayoutAttempt, Profile, Refund, RoutingAlgorithm, SubscriptionItem, TestClock,
-		User, WebhookDeliveryTask []ent.Hook
+		APIKey, AuditEntry, Authentication, BillingSubscription, Capture, Coupon,
+		Customer, Dispute, Event, EventDeliveryAttempt, GsmRule,
+		IncrementalAuthorization, Invitation, Invoice, ItemPrice, Mandate, Membership,
+		MerchantAccount, MerchantConnectorAccount, PaymentAttempt, PaymentIntent,
+		PaymentMethod, Payout, PayoutAttempt, Profile, Refund, RoutingAlgorithm,
+		SubscriptionItem, TestClock, User, WebhookDeliveryTask []ent.Hook
 	}
 	inters struct {
-		APIKey, AuditEntry, BillingSubscription, Capture, Coupon, Customer, Dispute,
-		Event, EventDeliveryAttempt, GsmRule, IncrementalAuthorization, Invitation,
-		Invoice, ItemPrice, Mandate, Membership, MerchantAccount,
-		MerchantConnectorAccount, PaymentAttempt, PaymentIntent, PaymentMethod, Payout,
-		PayoutAttempt, Profile, Refund, RoutingAlgorithm, SubscriptionItem, TestClock,
-		User, WebhookDeliveryTask []ent.Interceptor
+		APIKey, AuditEntry, Authentication, BillingSubscription, Capture, Coupon,
+		Customer, Dispute, Event, EventDeliveryAttempt, GsmRule,
+		IncrementalAuthorization, Invitation, Invoice, ItemPrice, Mandate, Membership,
+		MerchantAccount, MerchantConnectorAccount, PaymentAttempt, PaymentIntent,
+		PaymentMethod, Payout, PayoutAttempt, Profile, Refund, RoutingAlgorithm,
+		SubscriptionItem, TestClock, User, WebhookDeliveryTask []ent.Interceptor
 	}
 )
 

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"switchyard/ent/apikey"
 	"switchyard/ent/auditentry"
+	"switchyard/ent/authentication"
 	"switchyard/ent/billingsubscription"
 	"switchyard/ent/capture"
 	"switchyard/ent/coupon"
@@ -104,6 +105,7 @@ func checkColumn(t, c string) error {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
 			apikey.Table:                   apikey.ValidColumn,
 			auditentry.Table:               auditentry.ValidColumn,
+			authentication.Table:           authentication.ValidColumn,
 			billingsubscription.Table:      billingsubscription.ValidColumn,
 			capture.Table:                  capture.ValidColumn,
 			coupon.Table:                   coupon.ValidColumn,

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"switchyard/ent/apikey"
 	"switchyard/ent/auditentry"
+	"switchyard/ent/authentication"
 	"switchyard/ent/billingsubscription"
 	"switchyard/ent/capture"
 	"switchyard/ent/coupon"
@@ -297,6 +298,270 @@ func newAuditEntryPaginateArgs(rv map[string]any) *auditentryPaginateArgs {
 	}
 	if v, ok := rv[whereField].(*AuditEntryWhereInput); ok {
 		args.opts = append(args.opts, WithAuditEntryFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *AuthenticationQuery) CollectFields(ctx context.Context, satisfies ...string) (*AuthenticationQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *AuthenticationQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(authentication.Columns))
+		selectedFields = []string{authentication.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+		case "merchantID":
+			if _, ok := fieldSeen[authentication.FieldMerchantID]; !ok {
+				selectedFields = append(selectedFields, authentication.FieldMerchantID)
+				fieldSeen[authentication.FieldMerchantID] = struct{}{}
+			}
+		case "createdAt":
+			if _, ok := fieldSeen[authentication.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, authentication.FieldCreatedAt)
+				fieldSeen[authentication.FieldCreatedAt] = struct{}{}
+			}
+		case "modifiedAt":
+			if _, ok := fieldSeen[authentication.FieldModifiedAt]; !ok {
+				selectedFields = append(selectedFields, authentication.FieldModifiedAt)
+				fieldSeen[authentication.FieldModifiedAt] = struct{}{}
+			}
+		case "errorCode":
+			if _, ok := fieldSeen[authentication.FieldErrorCode]; !ok {
+				selectedFields = append(selectedFields, authentication.FieldErrorCode)
+				fieldSeen[authentication.FieldErrorCode] = struct{}{}
+			}
+		case "errorMessage":
+			if _, ok := fieldSeen[authentication.FieldErrorMessage]; !ok {
+				selectedFields = append(selectedFields, authentication.FieldErrorMessage)
+				fieldSeen[authentication.FieldErrorMessage] = struct{}{}
+			}
+		case "profileID":
+			if _, ok := fieldSeen[authentication.FieldProfileID]; !ok {
+				selectedFields = append(selectedFields, authentication.FieldProfileID)
+				fieldSeen[authentication.FieldProfileID] = struct{}{}
+			}
+		case "status":
+			if _, ok := fieldSeen[authentication.FieldStatus]; !ok {
+				selectedFields = append(selectedFields, authentication.FieldStatus)
+				fieldSeen[authentication.FieldStatus] = struct{}{}
+			}
+		case "amount":
+			if _, ok := fieldSeen[authentication.FieldAmount]; !ok {
+				selectedFields = append(selectedFields, authentication.FieldAmount)
+				fieldSeen[authentication.FieldAmount] = struct{}{}
+			}
+		case "currency":
+			if _, ok := fieldSeen[authentication.FieldCurrency]; !ok {
+				selectedFields = append(selectedFields, authentication.FieldCurrency)
+				fieldSeen[authentication.FieldCurrency] = struct{}{}
+			}
+		case "authenticationConnector":
+			if _, ok := fieldSeen[authentication.FieldAuthenticationConnector]; !ok {
+				selectedFields = append(selectedFields, authentication.FieldAuthenticationConnector)
+				fieldSeen[authentication.FieldAuthenticationConnector] = struct{}{}
+			}
+		case "merchantConnectorID":
+			if _, ok := fieldSeen[authentication.FieldMerchantConnectorID]; !ok {
+				selectedFields = append(selectedFields, authentication.FieldMerchantConnectorID)
+				fieldSeen[authentication.FieldMerchantConnectorID] = struct{}{}
+			}
+		case "returnURL":
+			if _, ok := fieldSeen[authentication.FieldReturnURL]; !ok {
+				selectedFields = append(selectedFields, authentication.FieldReturnURL)
+				fieldSeen[authentication.FieldReturnURL] = struct{}{}
+			}
+		case "force3dsChallenge":
+			if _, ok := fieldSeen[authentication.FieldForce3dsChallenge]; !ok {
+				selectedFields = append(selectedFields, authentication.FieldForce3dsChallenge)
+				fieldSeen[authentication.FieldForce3dsChallenge] = struct{}{}
+			}
+		case "psd2ScaExemptionType":
+			if _, ok := fieldSeen[authentication.FieldPsd2ScaExemptionType]; !ok {
+				selectedFields = append(selectedFields, authentication.FieldPsd2ScaExemptionType)
+				fieldSeen[authentication.FieldPsd2ScaExemptionType] = struct{}{}
+			}
+		case "profileAcquirerID":
+			if _, ok := fieldSeen[authentication.FieldProfileAcquirerID]; !ok {
+				selectedFields = append(selectedFields, authentication.FieldProfileAcquirerID)
+				fieldSeen[authentication.FieldProfileAcquirerID] = struct{}{}
+			}
+		case "acquirerDetails":
+			if _, ok := fieldSeen[authentication.FieldAcquirerDetails]; !ok {
+				selectedFields = append(selectedFields, authentication.FieldAcquirerDetails)
+				fieldSeen[authentication.FieldAcquirerDetails] = struct{}{}
+			}
+		case "customerDetails":
+			if _, ok := fieldSeen[authentication.FieldCustomerDetails]; !ok {
+				selectedFields = append(selectedFields, authentication.FieldCustomerDetails)
+				fieldSeen[authentication.FieldCustomerDetails] = struct{}{}
+			}
+		case "billing":
+			if _, ok := fieldSeen[authentication.FieldBilling]; !ok {
+				selectedFields = append(selectedFields, authentication.FieldBilling)
+				fieldSeen[authentication.FieldBilling] = struct{}{}
+			}
+		case "shipping":
+			if _, ok := fieldSeen[authentication.FieldShipping]; !ok {
+				selectedFields = append(selectedFields, authentication.FieldShipping)
+				fieldSeen[authentication.FieldShipping] = struct{}{}
+			}
+		case "browserInformation":
+			if _, ok := fieldSeen[authentication.FieldBrowserInformation]; !ok {
+				selectedFields = append(selectedFields, authentication.FieldBrowserInformation)
+				fieldSeen[authentication.FieldBrowserInformation] = struct{}{}
+			}
+		case "email":
+			if _, ok := fieldSeen[authentication.FieldEmail]; !ok {
+				selectedFields = append(selectedFields, authentication.FieldEmail)
+				fieldSeen[authentication.FieldEmail] = struct{}{}
+			}
+		case "cardLast4":
+			if _, ok := fieldSeen[authentication.FieldCardLast4]; !ok {
+				selectedFields = append(selectedFields, authentication.FieldCardLast4)
+				fieldSeen[authentication.FieldCardLast4] = struct{}{}
+			}
+		case "cardBin":
+			if _, ok := fieldSeen[authentication.FieldCardBin]; !ok {
+				selectedFields = append(selectedFields, authentication.FieldCardBin)
+				fieldSeen[authentication.FieldCardBin] = struct{}{}
+			}
+		case "cardNetwork":
+			if _, ok := fieldSeen[authentication.FieldCardNetwork]; !ok {
+				selectedFields = append(selectedFields, authentication.FieldCardNetwork)
+				fieldSeen[authentication.FieldCardNetwork] = struct{}{}
+			}
+		case "cardExpMonth":
+			if _, ok := fieldSeen[authentication.FieldCardExpMonth]; !ok {
+				selectedFields = append(selectedFields, authentication.FieldCardExpMonth)
+				fieldSeen[authentication.FieldCardExpMonth] = struct{}{}
+			}
+		case "cardExpYear":
+			if _, ok := fieldSeen[authentication.FieldCardExpYear]; !ok {
+				selectedFields = append(selectedFields, authentication.FieldCardExpYear)
+				fieldSeen[authentication.FieldCardExpYear] = struct{}{}
+			}
+		case "transStatus":
+			if _, ok := fieldSeen[authentication.FieldTransStatus]; !ok {
+				selectedFields = append(selectedFields, authentication.FieldTransStatus)
+				fieldSeen[authentication.FieldTransStatus] = struct{}{}
+			}
+		case "eci":
+			if _, ok := fieldSeen[authentication.FieldEci]; !ok {
+				selectedFields = append(selectedFields, authentication.FieldEci)
+				fieldSeen[authentication.FieldEci] = struct{}{}
+			}
+		case "dsTransID":
+			if _, ok := fieldSeen[authentication.FieldDsTransID]; !ok {
+				selectedFields = append(selectedFields, authentication.FieldDsTransID)
+				fieldSeen[authentication.FieldDsTransID] = struct{}{}
+			}
+		case "acsTransID":
+			if _, ok := fieldSeen[authentication.FieldAcsTransID]; !ok {
+				selectedFields = append(selectedFields, authentication.FieldAcsTransID)
+				fieldSeen[authentication.FieldAcsTransID] = struct{}{}
+			}
+		case "threedsServerTransactionID":
+			if _, ok := fieldSeen[authentication.FieldThreedsServerTransactionID]; !ok {
+				selectedFields = append(selectedFields, authentication.FieldThreedsServerTransactionID)
+				fieldSeen[authentication.FieldThreedsServerTransactionID] = struct{}{}
+			}
+		case "messageVersion":
+			if _, ok := fieldSeen[authentication.FieldMessageVersion]; !ok {
+				selectedFields = append(selectedFields, authentication.FieldMessageVersion)
+				fieldSeen[authentication.FieldMessageVersion] = struct{}{}
+			}
+		case "acsURL":
+			if _, ok := fieldSeen[authentication.FieldAcsURL]; !ok {
+				selectedFields = append(selectedFields, authentication.FieldAcsURL)
+				fieldSeen[authentication.FieldAcsURL] = struct{}{}
+			}
+		case "challengeRequest":
+			if _, ok := fieldSeen[authentication.FieldChallengeRequest]; !ok {
+				selectedFields = append(selectedFields, authentication.FieldChallengeRequest)
+				fieldSeen[authentication.FieldChallengeRequest] = struct{}{}
+			}
+		case "eligibilityCheckData":
+			if _, ok := fieldSeen[authentication.FieldEligibilityCheckData]; !ok {
+				selectedFields = append(selectedFields, authentication.FieldEligibilityCheckData)
+				fieldSeen[authentication.FieldEligibilityCheckData] = struct{}{}
+			}
+		case "authenticatedAt":
+			if _, ok := fieldSeen[authentication.FieldAuthenticatedAt]; !ok {
+				selectedFields = append(selectedFields, authentication.FieldAuthenticatedAt)
+				fieldSeen[authentication.FieldAuthenticatedAt] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type authenticationPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []AuthenticationPaginateOption
+}
+
+func newAuthenticationPaginateArgs(rv map[string]any) *authenticationPaginateArgs {
+	args := &authenticationPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &AuthenticationOrder{Field: &AuthenticationOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithAuthenticationOrder(order))
+			}
+		case *AuthenticationOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithAuthenticationOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*AuthenticationWhereInput); ok {
+		args.opts = append(args.opts, WithAuthenticationFilter(v.Filter))
 	}
 	return args
 }

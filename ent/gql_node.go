@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"switchyard/ent/apikey"
 	"switchyard/ent/auditentry"
+	"switchyard/ent/authentication"
 	"switchyard/ent/billingsubscription"
 	"switchyard/ent/capture"
 	"switchyard/ent/coupon"
@@ -52,6 +53,11 @@ var auditentryImplementors = []string{"AuditEntry", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
 func (*AuditEntry) IsNode() {}
+
+var authenticationImplementors = []string{"Authentication", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*Authentication) IsNode() {}
 
 var billingsubscriptionImplementors = []string{"BillingSubscription", "Node"}
 
@@ -245,6 +251,15 @@ func (c *Client) noder(ctx context.Context, table string, id string) (Noder, err
 			Where(auditentry.ID(id))
 		if fc := graphql.GetFieldContext(ctx); fc != nil {
 			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, auditentryImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case authentication.Table:
+		query := c.Authentication.Query().
+			Where(authentication.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, authenticationImplementors...); err != nil {
 				return nil, err
 			}
 		}
@@ -558,6 +573,22 @@ func (c *Client) noders(ctx context.Context, table string, ids []string) ([]Node
 		query := c.AuditEntry.Query().
 			Where(auditentry.IDIn(ids...))
 		query, err := query.CollectFields(ctx, auditentryImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case authentication.Table:
+		query := c.Authentication.Query().
+			Where(authentication.IDIn(ids...))
+		query, err := query.CollectFields(ctx, authenticationImplementors...)
 		if err != nil {
 			return nil, err
 		}

@@ -221,6 +221,306 @@ func (_m *AuditEntry) Node(ctx context.Context) (node *Node, err error) {
 }
 
 // Node implements Noder interface
+func (_m *Authentication) Node(ctx context.Context) (node *Node, err error) {
+	node = &Node{
+		ID:     _m.ID,
+		Type:   "Authentication",
+		Fields: make([]*Field, 36),
+		Edges:  make([]*Edge, 0),
+	}
+	var buf []byte
+	if buf, err = json.Marshal(_m.MerchantID); err != nil {
+		return nil, err
+	}
+	node.Fields[0] = &Field{
+		Type:  "string",
+		Name:  "merchant_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.CreatedAt); err != nil {
+		return nil, err
+	}
+	node.Fields[1] = &Field{
+		Type:  "time.Time",
+		Name:  "created_at",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ModifiedAt); err != nil {
+		return nil, err
+	}
+	node.Fields[2] = &Field{
+		Type:  "time.Time",
+		Name:  "modified_at",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ErrorCode); err != nil {
+		return nil, err
+	}
+	node.Fields[3] = &Field{
+		Type:  "string",
+		Name:  "error_code",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ErrorMessage); err != nil {
+		return nil, err
+	}
+	node.Fields[4] = &Field{
+		Type:  "string",
+		Name:  "error_message",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ProfileID); err != nil {
+		return nil, err
+	}
+	node.Fields[5] = &Field{
+		Type:  "string",
+		Name:  "profile_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Status); err != nil {
+		return nil, err
+	}
+	node.Fields[6] = &Field{
+		Type:  "authentication.Status",
+		Name:  "status",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Amount); err != nil {
+		return nil, err
+	}
+	node.Fields[7] = &Field{
+		Type:  "int64",
+		Name:  "amount",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Currency); err != nil {
+		return nil, err
+	}
+	node.Fields[8] = &Field{
+		Type:  "schematype.Currency",
+		Name:  "currency",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.AuthenticationConnector); err != nil {
+		return nil, err
+	}
+	node.Fields[9] = &Field{
+		Type:  "string",
+		Name:  "authentication_connector",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.MerchantConnectorID); err != nil {
+		return nil, err
+	}
+	node.Fields[10] = &Field{
+		Type:  "string",
+		Name:  "merchant_connector_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ReturnURL); err != nil {
+		return nil, err
+	}
+	node.Fields[11] = &Field{
+		Type:  "string",
+		Name:  "return_url",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Force3dsChallenge); err != nil {
+		return nil, err
+	}
+	node.Fields[12] = &Field{
+		Type:  "bool",
+		Name:  "force_3ds_challenge",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Psd2ScaExemptionType); err != nil {
+		return nil, err
+	}
+	node.Fields[13] = &Field{
+		Type:  "string",
+		Name:  "psd2_sca_exemption_type",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ProfileAcquirerID); err != nil {
+		return nil, err
+	}
+	node.Fields[14] = &Field{
+		Type:  "string",
+		Name:  "profile_acquirer_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.AcquirerDetails); err != nil {
+		return nil, err
+	}
+	node.Fields[15] = &Field{
+		Type:  "map[string]interface {}",
+		Name:  "acquirer_details",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.CustomerDetails); err != nil {
+		return nil, err
+	}
+	node.Fields[16] = &Field{
+		Type:  "map[string]interface {}",
+		Name:  "customer_details",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Billing); err != nil {
+		return nil, err
+	}
+	node.Fields[17] = &Field{
+		Type:  "map[string]interface {}",
+		Name:  "billing",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Shipping); err != nil {
+		return nil, err
+	}
+	node.Fields[18] = &Field{
+		Type:  "map[string]interface {}",
+		Name:  "shipping",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.BrowserInformation); err != nil {
+		return nil, err
+	}
+	node.Fields[19] = &Field{
+		Type:  "map[string]interface {}",
+		Name:  "browser_information",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Email); err != nil {
+		return nil, err
+	}
+	node.Fields[20] = &Field{
+		Type:  "string",
+		Name:  "email",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.CardLast4); err != nil {
+		return nil, err
+	}
+	node.Fields[21] = &Field{
+		Type:  "string",
+		Name:  "card_last4",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.CardBin); err != nil {
+		return nil, err
+	}
+	node.Fields[22] = &Field{
+		Type:  "string",
+		Name:  "card_bin",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.CardNetwork); err != nil {
+		return nil, err
+	}
+	node.Fields[23] = &Field{
+		Type:  "string",
+		Name:  "card_network",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.CardExpMonth); err != nil {
+		return nil, err
+	}
+	node.Fields[24] = &Field{
+		Type:  "string",
+		Name:  "card_exp_month",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.CardExpYear); err != nil {
+		return nil, err
+	}
+	node.Fields[25] = &Field{
+		Type:  "string",
+		Name:  "card_exp_year",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.TransStatus); err != nil {
+		return nil, err
+	}
+	node.Fields[26] = &Field{
+		Type:  "string",
+		Name:  "trans_status",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Eci); err != nil {
+		return nil, err
+	}
+	node.Fields[27] = &Field{
+		Type:  "string",
+		Name:  "eci",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.DsTransID); err != nil {
+		return nil, err
+	}
+	node.Fields[28] = &Field{
+		Type:  "string",
+		Name:  "ds_trans_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.AcsTransID); err != nil {
+		return nil, err
+	}
+	node.Fields[29] = &Field{
+		Type:  "string",
+		Name:  "acs_trans_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ThreedsServerTransactionID); err != nil {
+		return nil, err
+	}
+	node.Fields[30] = &Field{
+		Type:  "string",
+		Name:  "threeds_server_transaction_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.MessageVersion); err != nil {
+		return nil, err
+	}
+	node.Fields[31] = &Field{
+		Type:  "string",
+		Name:  "message_version",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.AcsURL); err != nil {
+		return nil, err
+	}
+	node.Fields[32] = &Field{
+		Type:  "string",
+		Name:  "acs_url",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ChallengeRequest); err != nil {
+		return nil, err
+	}
+	node.Fields[33] = &Field{
+		Type:  "string",
+		Name:  "challenge_request",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.EligibilityCheckData); err != nil {
+		return nil, err
+	}
+	node.Fields[34] = &Field{
+		Type:  "map[string]interface {}",
+		Name:  "eligibility_check_data",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.AuthenticatedAt); err != nil {
+		return nil, err
+	}
+	node.Fields[35] = &Field{
+		Type:  "time.Time",
+		Name:  "authenticated_at",
+		Value: string(buf),
+	}
+	return node, nil
+}
+
+// Node implements Noder interface
 func (_m *BillingSubscription) Node(ctx context.Context) (node *Node, err error) {
 	node = &Node{
 		ID:     _m.ID,

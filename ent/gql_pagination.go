@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"switchyard/ent/apikey"
 	"switchyard/ent/auditentry"
+	"switchyard/ent/authentication"
 	"switchyard/ent/billingsubscription"
 	"switchyard/ent/capture"
 	"switchyard/ent/coupon"
@@ -800,6 +801,356 @@ func (_m *AuditEntry) ToEdge(order *AuditEntryOrder) *AuditEntryEdge {
 		order = DefaultAuditEntryOrder
 	}
 	return &AuditEntryEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// AuthenticationEdge is the edge representation of Authentication.
+type AuthenticationEdge struct {
+	Node   *Authentication `json:"node"`
+	Cursor Cursor          `json:"cursor"`
+}
+
+// AuthenticationConnection is the connection containing edges to Authentication.
+type AuthenticationConnection struct {
+	Edges      []*AuthenticationEdge `json:"edges"`
+	PageInfo   PageInfo              `json:"pageInfo"`
+	TotalCount int                   `json:"totalCount"`
+}
+
+func (c *AuthenticationConnection) build(nodes []*Authentication, pager *authenticationPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *Authentication
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *Authentication {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *Authentication {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*AuthenticationEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &AuthenticationEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// AuthenticationPaginateOption enables pagination customization.
+type AuthenticationPaginateOption func(*authenticationPager) error
+
+// WithAuthenticationOrder configures pagination ordering.
+func WithAuthenticationOrder(order *AuthenticationOrder) AuthenticationPaginateOption {
+	if order == nil {
+		order = DefaultAuthenticationOrder
+	}
+	o := *order
+	return func(pager *authenticationPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultAuthenticationOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithAuthenticationFilter configures pagination filter.
+func WithAuthenticationFilter(filter func(*AuthenticationQuery) (*AuthenticationQuery, error)) AuthenticationPaginateOption {
+	return func(pager *authenticationPager) error {
+		if filter == nil {
+			return errors.New("AuthenticationQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type authenticationPager struct {
+	reverse bool
+	order   *AuthenticationOrder
+	filter  func(*AuthenticationQuery) (*AuthenticationQuery, error)
+}
+
+func newAuthenticationPager(opts []AuthenticationPaginateOption, reverse bool) (*authenticationPager, error) {
+	pager := &authenticationPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultAuthenticationOrder
+	}
+	return pager, nil
+}
+
+func (p *authenticationPager) applyFilter(query *AuthenticationQuery) (*AuthenticationQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *authenticationPager) toCursor(_m *Authentication) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *authenticationPager) applyCursors(query *AuthenticationQuery, after, before *Cursor) (*AuthenticationQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultAuthenticationOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *authenticationPager) applyOrder(query *AuthenticationQuery) *AuthenticationQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultAuthenticationOrder.Field {
+		query = query.Order(DefaultAuthenticationOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *authenticationPager) orderExpr(query *AuthenticationQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultAuthenticationOrder.Field {
+			b.Comma().Ident(DefaultAuthenticationOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to Authentication.
+func (_m *AuthenticationQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...AuthenticationPaginateOption,
+) (*AuthenticationConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newAuthenticationPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &AuthenticationConnection{Edges: []*AuthenticationEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// AuthenticationOrderFieldID orders Authentication by id.
+	AuthenticationOrderFieldID = &AuthenticationOrderField{
+		Value: func(_m *Authentication) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: authentication.FieldID,
+		toTerm: authentication.ByID,
+		toCursor: func(_m *Authentication) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.ID,
+			}
+		},
+	}
+	// AuthenticationOrderFieldMerchantID orders Authentication by merchant_id.
+	AuthenticationOrderFieldMerchantID = &AuthenticationOrderField{
+		Value: func(_m *Authentication) (ent.Value, error) {
+			return _m.MerchantID, nil
+		},
+		column: authentication.FieldMerchantID,
+		toTerm: authentication.ByMerchantID,
+		toCursor: func(_m *Authentication) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.MerchantID,
+			}
+		},
+	}
+	// AuthenticationOrderFieldCreatedAt orders Authentication by created_at.
+	AuthenticationOrderFieldCreatedAt = &AuthenticationOrderField{
+		Value: func(_m *Authentication) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: authentication.FieldCreatedAt,
+		toTerm: authentication.ByCreatedAt,
+		toCursor: func(_m *Authentication) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// AuthenticationOrderFieldModifiedAt orders Authentication by modified_at.
+	AuthenticationOrderFieldModifiedAt = &AuthenticationOrderField{
+		Value: func(_m *Authentication) (ent.Value, error) {
+			return _m.ModifiedAt, nil
+		},
+		column: authentication.FieldModifiedAt,
+		toTerm: authentication.ByModifiedAt,
+		toCursor: func(_m *Authentication) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.ModifiedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f AuthenticationOrderField) String() string {
+	var str string
+	switch f.column {
+	case AuthenticationOrderFieldID.column:
+		str = "ID"
+	case AuthenticationOrderFieldMerchantID.column:
+		str = "MERCHANT_ID"
+	case AuthenticationOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case AuthenticationOrderFieldModifiedAt.column:
+		str = "MODIFIED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f AuthenticationOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *AuthenticationOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("AuthenticationOrderField %T must be a string", v)
+	}
+	switch str {
+	case "ID":
+		*f = *AuthenticationOrderFieldID
+	case "MERCHANT_ID":
+		*f = *AuthenticationOrderFieldMerchantID
+	case "CREATED_AT":
+		*f = *AuthenticationOrderFieldCreatedAt
+	case "MODIFIED_AT":
+		*f = *AuthenticationOrderFieldModifiedAt
+	default:
+		return fmt.Errorf("%s is not a valid AuthenticationOrderField", str)
+	}
+	return nil
+}
+
+// AuthenticationOrderField defines the ordering field of Authentication.
+type AuthenticationOrderField struct {
+	// Value extracts the ordering value from the given Authentication.
+	Value    func(*Authentication) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) authentication.OrderOption
+	toCursor func(*Authentication) Cursor
+}
+
+// AuthenticationOrder defines the ordering of Authentication.
+type AuthenticationOrder struct {
+	Direction OrderDirection            `json:"direction"`
+	Field     *AuthenticationOrderField `json:"field"`
+}
+
+// DefaultAuthenticationOrder is the default ordering of Authentication.
+var DefaultAuthenticationOrder = &AuthenticationOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &AuthenticationOrderField{
+		Value: func(_m *Authentication) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: authentication.FieldID,
+		toTerm: authentication.ByID,
+		toCursor: func(_m *Authentication) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts Authentication into AuthenticationEdge.
+func (_m *Authentication) ToEdge(order *AuthenticationOrder) *AuthenticationEdge {
+	if order == nil {
+		order = DefaultAuthenticationOrder
+	}
+	return &AuthenticationEdge{
 		Node:   _m,
 		Cursor: order.Field.toCursor(_m),
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"switchyard/ent/apikey"
 	"switchyard/ent/auditentry"
+	"switchyard/ent/authentication"
 	"switchyard/ent/billingsubscription"
 	"switchyard/ent/capture"
 	"switchyard/ent/coupon"
@@ -1141,6 +1142,1738 @@ func (i *AuditEntryWhereInput) P() (predicate.AuditEntry, error) {
 		return predicates[0], nil
 	default:
 		return auditentry.And(predicates...), nil
+	}
+}
+
+// AuthenticationWhereInput represents a where input for filtering Authentication queries.
+type AuthenticationWhereInput struct {
+	Predicates []predicate.Authentication  `json:"-"`
+	Not        *AuthenticationWhereInput   `json:"not,omitempty"`
+	Or         []*AuthenticationWhereInput `json:"or,omitempty"`
+	And        []*AuthenticationWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID             *string  `json:"id,omitempty"`
+	IDNEQ          *string  `json:"idNEQ,omitempty"`
+	IDIn           []string `json:"idIn,omitempty"`
+	IDNotIn        []string `json:"idNotIn,omitempty"`
+	IDGT           *string  `json:"idGT,omitempty"`
+	IDGTE          *string  `json:"idGTE,omitempty"`
+	IDLT           *string  `json:"idLT,omitempty"`
+	IDLTE          *string  `json:"idLTE,omitempty"`
+	IDEqualFold    *string  `json:"idEqualFold,omitempty"`
+	IDContainsFold *string  `json:"idContainsFold,omitempty"`
+
+	// "merchant_id" field predicates.
+	MerchantID             *string  `json:"merchantID,omitempty"`
+	MerchantIDNEQ          *string  `json:"merchantIDNEQ,omitempty"`
+	MerchantIDIn           []string `json:"merchantIDIn,omitempty"`
+	MerchantIDNotIn        []string `json:"merchantIDNotIn,omitempty"`
+	MerchantIDGT           *string  `json:"merchantIDGT,omitempty"`
+	MerchantIDGTE          *string  `json:"merchantIDGTE,omitempty"`
+	MerchantIDLT           *string  `json:"merchantIDLT,omitempty"`
+	MerchantIDLTE          *string  `json:"merchantIDLTE,omitempty"`
+	MerchantIDContains     *string  `json:"merchantIDContains,omitempty"`
+	MerchantIDHasPrefix    *string  `json:"merchantIDHasPrefix,omitempty"`
+	MerchantIDHasSuffix    *string  `json:"merchantIDHasSuffix,omitempty"`
+	MerchantIDEqualFold    *string  `json:"merchantIDEqualFold,omitempty"`
+	MerchantIDContainsFold *string  `json:"merchantIDContainsFold,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "modified_at" field predicates.
+	ModifiedAt      *time.Time  `json:"modifiedAt,omitempty"`
+	ModifiedAtNEQ   *time.Time  `json:"modifiedAtNEQ,omitempty"`
+	ModifiedAtIn    []time.Time `json:"modifiedAtIn,omitempty"`
+	ModifiedAtNotIn []time.Time `json:"modifiedAtNotIn,omitempty"`
+	ModifiedAtGT    *time.Time  `json:"modifiedAtGT,omitempty"`
+	ModifiedAtGTE   *time.Time  `json:"modifiedAtGTE,omitempty"`
+	ModifiedAtLT    *time.Time  `json:"modifiedAtLT,omitempty"`
+	ModifiedAtLTE   *time.Time  `json:"modifiedAtLTE,omitempty"`
+
+	// "error_code" field predicates.
+	ErrorCode             *string  `json:"errorCode,omitempty"`
+	ErrorCodeNEQ          *string  `json:"errorCodeNEQ,omitempty"`
+	ErrorCodeIn           []string `json:"errorCodeIn,omitempty"`
+	ErrorCodeNotIn        []string `json:"errorCodeNotIn,omitempty"`
+	ErrorCodeGT           *string  `json:"errorCodeGT,omitempty"`
+	ErrorCodeGTE          *string  `json:"errorCodeGTE,omitempty"`
+	ErrorCodeLT           *string  `json:"errorCodeLT,omitempty"`
+	ErrorCodeLTE          *string  `json:"errorCodeLTE,omitempty"`
+	ErrorCodeContains     *string  `json:"errorCodeContains,omitempty"`
+	ErrorCodeHasPrefix    *string  `json:"errorCodeHasPrefix,omitempty"`
+	ErrorCodeHasSuffix    *string  `json:"errorCodeHasSuffix,omitempty"`
+	ErrorCodeIsNil        bool     `json:"errorCodeIsNil,omitempty"`
+	ErrorCodeNotNil       bool     `json:"errorCodeNotNil,omitempty"`
+	ErrorCodeEqualFold    *string  `json:"errorCodeEqualFold,omitempty"`
+	ErrorCodeContainsFold *string  `json:"errorCodeContainsFold,omitempty"`
+
+	// "error_message" field predicates.
+	ErrorMessage             *string  `json:"errorMessage,omitempty"`
+	ErrorMessageNEQ          *string  `json:"errorMessageNEQ,omitempty"`
+	ErrorMessageIn           []string `json:"errorMessageIn,omitempty"`
+	ErrorMessageNotIn        []string `json:"errorMessageNotIn,omitempty"`
+	ErrorMessageGT           *string  `json:"errorMessageGT,omitempty"`
+	ErrorMessageGTE          *string  `json:"errorMessageGTE,omitempty"`
+	ErrorMessageLT           *string  `json:"errorMessageLT,omitempty"`
+	ErrorMessageLTE          *string  `json:"errorMessageLTE,omitempty"`
+	ErrorMessageContains     *string  `json:"errorMessageContains,omitempty"`
+	ErrorMessageHasPrefix    *string  `json:"errorMessageHasPrefix,omitempty"`
+	ErrorMessageHasSuffix    *string  `json:"errorMessageHasSuffix,omitempty"`
+	ErrorMessageIsNil        bool     `json:"errorMessageIsNil,omitempty"`
+	ErrorMessageNotNil       bool     `json:"errorMessageNotNil,omitempty"`
+	ErrorMessageEqualFold    *string  `json:"errorMessageEqualFold,omitempty"`
+	ErrorMessageContainsFold *string  `json:"errorMessageContainsFold,omitempty"`
+
+	// "profile_id" field predicates.
+	ProfileID             *string  `json:"profileID,omitempty"`
+	ProfileIDNEQ          *string  `json:"profileIDNEQ,omitempty"`
+	ProfileIDIn           []string `json:"profileIDIn,omitempty"`
+	ProfileIDNotIn        []string `json:"profileIDNotIn,omitempty"`
+	ProfileIDGT           *string  `json:"profileIDGT,omitempty"`
+	ProfileIDGTE          *string  `json:"profileIDGTE,omitempty"`
+	ProfileIDLT           *string  `json:"profileIDLT,omitempty"`
+	ProfileIDLTE          *string  `json:"profileIDLTE,omitempty"`
+	ProfileIDContains     *string  `json:"profileIDContains,omitempty"`
+	ProfileIDHasPrefix    *string  `json:"profileIDHasPrefix,omitempty"`
+	ProfileIDHasSuffix    *string  `json:"profileIDHasSuffix,omitempty"`
+	ProfileIDEqualFold    *string  `json:"profileIDEqualFold,omitempty"`
+	ProfileIDContainsFold *string  `json:"profileIDContainsFold,omitempty"`
+
+	// "status" field predicates.
+	Status      *authentication.Status  `json:"status,omitempty"`
+	StatusNEQ   *authentication.Status  `json:"statusNEQ,omitempty"`
+	StatusIn    []authentication.Status `json:"statusIn,omitempty"`
+	StatusNotIn []authentication.Status `json:"statusNotIn,omitempty"`
+
+	// "amount" field predicates.
+	Amount      *int64  `json:"amount,omitempty"`
+	AmountNEQ   *int64  `json:"amountNEQ,omitempty"`
+	AmountIn    []int64 `json:"amountIn,omitempty"`
+	AmountNotIn []int64 `json:"amountNotIn,omitempty"`
+	AmountGT    *int64  `json:"amountGT,omitempty"`
+	AmountGTE   *int64  `json:"amountGTE,omitempty"`
+	AmountLT    *int64  `json:"amountLT,omitempty"`
+	AmountLTE   *int64  `json:"amountLTE,omitempty"`
+
+	// "currency" field predicates.
+	Currency      *schematype.Currency  `json:"currency,omitempty"`
+	CurrencyNEQ   *schematype.Currency  `json:"currencyNEQ,omitempty"`
+	CurrencyIn    []schematype.Currency `json:"currencyIn,omitempty"`
+	CurrencyNotIn []schematype.Currency `json:"currencyNotIn,omitempty"`
+
+	// "authentication_connector" field predicates.
+	AuthenticationConnector             *string  `json:"authenticationConnector,omitempty"`
+	AuthenticationConnectorNEQ          *string  `json:"authenticationConnectorNEQ,omitempty"`
+	AuthenticationConnectorIn           []string `json:"authenticationConnectorIn,omitempty"`
+	AuthenticationConnectorNotIn        []string `json:"authenticationConnectorNotIn,omitempty"`
+	AuthenticationConnectorGT           *string  `json:"authenticationConnectorGT,omitempty"`
+	AuthenticationConnectorGTE          *string  `json:"authenticationConnectorGTE,omitempty"`
+	AuthenticationConnectorLT           *string  `json:"authenticationConnectorLT,omitempty"`
+	AuthenticationConnectorLTE          *string  `json:"authenticationConnectorLTE,omitempty"`
+	AuthenticationConnectorContains     *string  `json:"authenticationConnectorContains,omitempty"`
+	AuthenticationConnectorHasPrefix    *string  `json:"authenticationConnectorHasPrefix,omitempty"`
+	AuthenticationConnectorHasSuffix    *string  `json:"authenticationConnectorHasSuffix,omitempty"`
+	AuthenticationConnectorIsNil        bool     `json:"authenticationConnectorIsNil,omitempty"`
+	AuthenticationConnectorNotNil       bool     `json:"authenticationConnectorNotNil,omitempty"`
+	AuthenticationConnectorEqualFold    *string  `json:"authenticationConnectorEqualFold,omitempty"`
+	AuthenticationConnectorContainsFold *string  `json:"authenticationConnectorContainsFold,omitempty"`
+
+	// "merchant_connector_id" field predicates.
+	MerchantConnectorID             *string  `json:"merchantConnectorID,omitempty"`
+	MerchantConnectorIDNEQ          *string  `json:"merchantConnectorIDNEQ,omitempty"`
+	MerchantConnectorIDIn           []string `json:"merchantConnectorIDIn,omitempty"`
+	MerchantConnectorIDNotIn        []string `json:"merchantConnectorIDNotIn,omitempty"`
+	MerchantConnectorIDGT           *string  `json:"merchantConnectorIDGT,omitempty"`
+	MerchantConnectorIDGTE          *string  `json:"merchantConnectorIDGTE,omitempty"`
+	MerchantConnectorIDLT           *string  `json:"merchantConnectorIDLT,omitempty"`
+	MerchantConnectorIDLTE          *string  `json:"merchantConnectorIDLTE,omitempty"`
+	MerchantConnectorIDContains     *string  `json:"merchantConnectorIDContains,omitempty"`
+	MerchantConnectorIDHasPrefix    *string  `json:"merchantConnectorIDHasPrefix,omitempty"`
+	MerchantConnectorIDHasSuffix    *string  `json:"merchantConnectorIDHasSuffix,omitempty"`
+	MerchantConnectorIDIsNil        bool     `json:"merchantConnectorIDIsNil,omitempty"`
+	MerchantConnectorIDNotNil       bool     `json:"merchantConnectorIDNotNil,omitempty"`
+	MerchantConnectorIDEqualFold    *string  `json:"merchantConnectorIDEqualFold,omitempty"`
+	MerchantConnectorIDContainsFold *string  `json:"merchantConnectorIDContainsFold,omitempty"`
+
+	// "return_url" field predicates.
+	ReturnURL             *string  `json:"returnURL,omitempty"`
+	ReturnURLNEQ          *string  `json:"returnURLNEQ,omitempty"`
+	ReturnURLIn           []string `json:"returnURLIn,omitempty"`
+	ReturnURLNotIn        []string `json:"returnURLNotIn,omitempty"`
+	ReturnURLGT           *string  `json:"returnURLGT,omitempty"`
+	ReturnURLGTE          *string  `json:"returnURLGTE,omitempty"`
+	ReturnURLLT           *string  `json:"returnURLLT,omitempty"`
+	ReturnURLLTE          *string  `json:"returnURLLTE,omitempty"`
+	ReturnURLContains     *string  `json:"returnURLContains,omitempty"`
+	ReturnURLHasPrefix    *string  `json:"returnURLHasPrefix,omitempty"`
+	ReturnURLHasSuffix    *string  `json:"returnURLHasSuffix,omitempty"`
+	ReturnURLIsNil        bool     `json:"returnURLIsNil,omitempty"`
+	ReturnURLNotNil       bool     `json:"returnURLNotNil,omitempty"`
+	ReturnURLEqualFold    *string  `json:"returnURLEqualFold,omitempty"`
+	ReturnURLContainsFold *string  `json:"returnURLContainsFold,omitempty"`
+
+	// "force_3ds_challenge" field predicates.
+	Force3dsChallenge    *bool `json:"force3dsChallenge,omitempty"`
+	Force3dsChallengeNEQ *bool `json:"force3dsChallengeNEQ,omitempty"`
+
+	// "psd2_sca_exemption_type" field predicates.
+	Psd2ScaExemptionType             *string  `json:"psd2ScaExemptionType,omitempty"`
+	Psd2ScaExemptionTypeNEQ          *string  `json:"psd2ScaExemptionTypeNEQ,omitempty"`
+	Psd2ScaExemptionTypeIn           []string `json:"psd2ScaExemptionTypeIn,omitempty"`
+	Psd2ScaExemptionTypeNotIn        []string `json:"psd2ScaExemptionTypeNotIn,omitempty"`
+	Psd2ScaExemptionTypeGT           *string  `json:"psd2ScaExemptionTypeGT,omitempty"`
+	Psd2ScaExemptionTypeGTE          *string  `json:"psd2ScaExemptionTypeGTE,omitempty"`
+	Psd2ScaExemptionTypeLT           *string  `json:"psd2ScaExemptionTypeLT,omitempty"`
+	Psd2ScaExemptionTypeLTE          *string  `json:"psd2ScaExemptionTypeLTE,omitempty"`
+	Psd2ScaExemptionTypeContains     *string  `json:"psd2ScaExemptionTypeContains,omitempty"`
+	Psd2ScaExemptionTypeHasPrefix    *string  `json:"psd2ScaExemptionTypeHasPrefix,omitempty"`
+	Psd2ScaExemptionTypeHasSuffix    *string  `json:"psd2ScaExemptionTypeHasSuffix,omitempty"`
+	Psd2ScaExemptionTypeIsNil        bool     `json:"psd2ScaExemptionTypeIsNil,omitempty"`
+	Psd2ScaExemptionTypeNotNil       bool     `json:"psd2ScaExemptionTypeNotNil,omitempty"`
+	Psd2ScaExemptionTypeEqualFold    *string  `json:"psd2ScaExemptionTypeEqualFold,omitempty"`
+	Psd2ScaExemptionTypeContainsFold *string  `json:"psd2ScaExemptionTypeContainsFold,omitempty"`
+
+	// "profile_acquirer_id" field predicates.
+	ProfileAcquirerID             *string  `json:"profileAcquirerID,omitempty"`
+	ProfileAcquirerIDNEQ          *string  `json:"profileAcquirerIDNEQ,omitempty"`
+	ProfileAcquirerIDIn           []string `json:"profileAcquirerIDIn,omitempty"`
+	ProfileAcquirerIDNotIn        []string `json:"profileAcquirerIDNotIn,omitempty"`
+	ProfileAcquirerIDGT           *string  `json:"profileAcquirerIDGT,omitempty"`
+	ProfileAcquirerIDGTE          *string  `json:"profileAcquirerIDGTE,omitempty"`
+	ProfileAcquirerIDLT           *string  `json:"profileAcquirerIDLT,omitempty"`
+	ProfileAcquirerIDLTE          *string  `json:"profileAcquirerIDLTE,omitempty"`
+	ProfileAcquirerIDContains     *string  `json:"profileAcquirerIDContains,omitempty"`
+	ProfileAcquirerIDHasPrefix    *string  `json:"profileAcquirerIDHasPrefix,omitempty"`
+	ProfileAcquirerIDHasSuffix    *string  `json:"profileAcquirerIDHasSuffix,omitempty"`
+	ProfileAcquirerIDIsNil        bool     `json:"profileAcquirerIDIsNil,omitempty"`
+	ProfileAcquirerIDNotNil       bool     `json:"profileAcquirerIDNotNil,omitempty"`
+	ProfileAcquirerIDEqualFold    *string  `json:"profileAcquirerIDEqualFold,omitempty"`
+	ProfileAcquirerIDContainsFold *string  `json:"profileAcquirerIDContainsFold,omitempty"`
+
+	// "email" field predicates.
+	Email             *string  `json:"email,omitempty"`
+	EmailNEQ          *string  `json:"emailNEQ,omitempty"`
+	EmailIn           []string `json:"emailIn,omitempty"`
+	EmailNotIn        []string `json:"emailNotIn,omitempty"`
+	EmailGT           *string  `json:"emailGT,omitempty"`
+	EmailGTE          *string  `json:"emailGTE,omitempty"`
+	EmailLT           *string  `json:"emailLT,omitempty"`
+	EmailLTE          *string  `json:"emailLTE,omitempty"`
+	EmailContains     *string  `json:"emailContains,omitempty"`
+	EmailHasPrefix    *string  `json:"emailHasPrefix,omitempty"`
+	EmailHasSuffix    *string  `json:"emailHasSuffix,omitempty"`
+	EmailIsNil        bool     `json:"emailIsNil,omitempty"`
+	EmailNotNil       bool     `json:"emailNotNil,omitempty"`
+	EmailEqualFold    *string  `json:"emailEqualFold,omitempty"`
+	EmailContainsFold *string  `json:"emailContainsFold,omitempty"`
+
+	// "card_last4" field predicates.
+	CardLast4             *string  `json:"cardLast4,omitempty"`
+	CardLast4NEQ          *string  `json:"cardLast4NEQ,omitempty"`
+	CardLast4In           []string `json:"cardLast4In,omitempty"`
+	CardLast4NotIn        []string `json:"cardLast4NotIn,omitempty"`
+	CardLast4GT           *string  `json:"cardLast4GT,omitempty"`
+	CardLast4GTE          *string  `json:"cardLast4GTE,omitempty"`
+	CardLast4LT           *string  `json:"cardLast4LT,omitempty"`
+	CardLast4LTE          *string  `json:"cardLast4LTE,omitempty"`
+	CardLast4Contains     *string  `json:"cardLast4Contains,omitempty"`
+	CardLast4HasPrefix    *string  `json:"cardLast4HasPrefix,omitempty"`
+	CardLast4HasSuffix    *string  `json:"cardLast4HasSuffix,omitempty"`
+	CardLast4IsNil        bool     `json:"cardLast4IsNil,omitempty"`
+	CardLast4NotNil       bool     `json:"cardLast4NotNil,omitempty"`
+	CardLast4EqualFold    *string  `json:"cardLast4EqualFold,omitempty"`
+	CardLast4ContainsFold *string  `json:"cardLast4ContainsFold,omitempty"`
+
+	// "card_bin" field predicates.
+	CardBin             *string  `json:"cardBin,omitempty"`
+	CardBinNEQ          *string  `json:"cardBinNEQ,omitempty"`
+	CardBinIn           []string `json:"cardBinIn,omitempty"`
+	CardBinNotIn        []string `json:"cardBinNotIn,omitempty"`
+	CardBinGT           *string  `json:"cardBinGT,omitempty"`
+	CardBinGTE          *string  `json:"cardBinGTE,omitempty"`
+	CardBinLT           *string  `json:"cardBinLT,omitempty"`
+	CardBinLTE          *string  `json:"cardBinLTE,omitempty"`
+	CardBinContains     *string  `json:"cardBinContains,omitempty"`
+	CardBinHasPrefix    *string  `json:"cardBinHasPrefix,omitempty"`
+	CardBinHasSuffix    *string  `json:"cardBinHasSuffix,omitempty"`
+	CardBinIsNil        bool     `json:"cardBinIsNil,omitempty"`
+	CardBinNotNil       bool     `json:"cardBinNotNil,omitempty"`
+	CardBinEqualFold    *string  `json:"cardBinEqualFold,omitempty"`
+	CardBinContainsFold *string  `json:"cardBinContainsFold,omitempty"`
+
+	// "card_network" field predicates.
+	CardNetwork             *string  `json:"cardNetwork,omitempty"`
+	CardNetworkNEQ          *string  `json:"cardNetworkNEQ,omitempty"`
+	CardNetworkIn           []string `json:"cardNetworkIn,omitempty"`
+	CardNetworkNotIn        []string `json:"cardNetworkNotIn,omitempty"`
+	CardNetworkGT           *string  `json:"cardNetworkGT,omitempty"`
+	CardNetworkGTE          *string  `json:"cardNetworkGTE,omitempty"`
+	CardNetworkLT           *string  `json:"cardNetworkLT,omitempty"`
+	CardNetworkLTE          *string  `json:"cardNetworkLTE,omitempty"`
+	CardNetworkContains     *string  `json:"cardNetworkContains,omitempty"`
+	CardNetworkHasPrefix    *string  `json:"cardNetworkHasPrefix,omitempty"`
+	CardNetworkHasSuffix    *string  `json:"cardNetworkHasSuffix,omitempty"`
+	CardNetworkIsNil        bool     `json:"cardNetworkIsNil,omitempty"`
+	CardNetworkNotNil       bool     `json:"cardNetworkNotNil,omitempty"`
+	CardNetworkEqualFold    *string  `json:"cardNetworkEqualFold,omitempty"`
+	CardNetworkContainsFold *string  `json:"cardNetworkContainsFold,omitempty"`
+
+	// "card_exp_month" field predicates.
+	CardExpMonth             *string  `json:"cardExpMonth,omitempty"`
+	CardExpMonthNEQ          *string  `json:"cardExpMonthNEQ,omitempty"`
+	CardExpMonthIn           []string `json:"cardExpMonthIn,omitempty"`
+	CardExpMonthNotIn        []string `json:"cardExpMonthNotIn,omitempty"`
+	CardExpMonthGT           *string  `json:"cardExpMonthGT,omitempty"`
+	CardExpMonthGTE          *string  `json:"cardExpMonthGTE,omitempty"`
+	CardExpMonthLT           *string  `json:"cardExpMonthLT,omitempty"`
+	CardExpMonthLTE          *string  `json:"cardExpMonthLTE,omitempty"`
+	CardExpMonthContains     *string  `json:"cardExpMonthContains,omitempty"`
+	CardExpMonthHasPrefix    *string  `json:"cardExpMonthHasPrefix,omitempty"`
+	CardExpMonthHasSuffix    *string  `json:"cardExpMonthHasSuffix,omitempty"`
+	CardExpMonthIsNil        bool     `json:"cardExpMonthIsNil,omitempty"`
+	CardExpMonthNotNil       bool     `json:"cardExpMonthNotNil,omitempty"`
+	CardExpMonthEqualFold    *string  `json:"cardExpMonthEqualFold,omitempty"`
+	CardExpMonthContainsFold *string  `json:"cardExpMonthContainsFold,omitempty"`
+
+	// "card_exp_year" field predicates.
+	CardExpYear             *string  `json:"cardExpYear,omitempty"`
+	CardExpYearNEQ          *string  `json:"cardExpYearNEQ,omitempty"`
+	CardExpYearIn           []string `json:"cardExpYearIn,omitempty"`
+	CardExpYearNotIn        []string `json:"cardExpYearNotIn,omitempty"`
+	CardExpYearGT           *string  `json:"cardExpYearGT,omitempty"`
+	CardExpYearGTE          *string  `json:"cardExpYearGTE,omitempty"`
+	CardExpYearLT           *string  `json:"cardExpYearLT,omitempty"`
+	CardExpYearLTE          *string  `json:"cardExpYearLTE,omitempty"`
+	CardExpYearContains     *string  `json:"cardExpYearContains,omitempty"`
+	CardExpYearHasPrefix    *string  `json:"cardExpYearHasPrefix,omitempty"`
+	CardExpYearHasSuffix    *string  `json:"cardExpYearHasSuffix,omitempty"`
+	CardExpYearIsNil        bool     `json:"cardExpYearIsNil,omitempty"`
+	CardExpYearNotNil       bool     `json:"cardExpYearNotNil,omitempty"`
+	CardExpYearEqualFold    *string  `json:"cardExpYearEqualFold,omitempty"`
+	CardExpYearContainsFold *string  `json:"cardExpYearContainsFold,omitempty"`
+
+	// "trans_status" field predicates.
+	TransStatus             *string  `json:"transStatus,omitempty"`
+	TransStatusNEQ          *string  `json:"transStatusNEQ,omitempty"`
+	TransStatusIn           []string `json:"transStatusIn,omitempty"`
+	TransStatusNotIn        []string `json:"transStatusNotIn,omitempty"`
+	TransStatusGT           *string  `json:"transStatusGT,omitempty"`
+	TransStatusGTE          *string  `json:"transStatusGTE,omitempty"`
+	TransStatusLT           *string  `json:"transStatusLT,omitempty"`
+	TransStatusLTE          *string  `json:"transStatusLTE,omitempty"`
+	TransStatusContains     *string  `json:"transStatusContains,omitempty"`
+	TransStatusHasPrefix    *string  `json:"transStatusHasPrefix,omitempty"`
+	TransStatusHasSuffix    *string  `json:"transStatusHasSuffix,omitempty"`
+	TransStatusIsNil        bool     `json:"transStatusIsNil,omitempty"`
+	TransStatusNotNil       bool     `json:"transStatusNotNil,omitempty"`
+	TransStatusEqualFold    *string  `json:"transStatusEqualFold,omitempty"`
+	TransStatusContainsFold *string  `json:"transStatusContainsFold,omitempty"`
+
+	// "eci" field predicates.
+	Eci             *string  `json:"eci,omitempty"`
+	EciNEQ          *string  `json:"eciNEQ,omitempty"`
+	EciIn           []string `json:"eciIn,omitempty"`
+	EciNotIn        []string `json:"eciNotIn,omitempty"`
+	EciGT           *string  `json:"eciGT,omitempty"`
+	EciGTE          *string  `json:"eciGTE,omitempty"`
+	EciLT           *string  `json:"eciLT,omitempty"`
+	EciLTE          *string  `json:"eciLTE,omitempty"`
+	EciContains     *string  `json:"eciContains,omitempty"`
+	EciHasPrefix    *string  `json:"eciHasPrefix,omitempty"`
+	EciHasSuffix    *string  `json:"eciHasSuffix,omitempty"`
+	EciIsNil        bool     `json:"eciIsNil,omitempty"`
+	EciNotNil       bool     `json:"eciNotNil,omitempty"`
+	EciEqualFold    *string  `json:"eciEqualFold,omitempty"`
+	EciContainsFold *string  `json:"eciContainsFold,omitempty"`
+
+	// "ds_trans_id" field predicates.
+	DsTransID             *string  `json:"dsTransID,omitempty"`
+	DsTransIDNEQ          *string  `json:"dsTransIDNEQ,omitempty"`
+	DsTransIDIn           []string `json:"dsTransIDIn,omitempty"`
+	DsTransIDNotIn        []string `json:"dsTransIDNotIn,omitempty"`
+	DsTransIDGT           *string  `json:"dsTransIDGT,omitempty"`
+	DsTransIDGTE          *string  `json:"dsTransIDGTE,omitempty"`
+	DsTransIDLT           *string  `json:"dsTransIDLT,omitempty"`
+	DsTransIDLTE          *string  `json:"dsTransIDLTE,omitempty"`
+	DsTransIDContains     *string  `json:"dsTransIDContains,omitempty"`
+	DsTransIDHasPrefix    *string  `json:"dsTransIDHasPrefix,omitempty"`
+	DsTransIDHasSuffix    *string  `json:"dsTransIDHasSuffix,omitempty"`
+	DsTransIDIsNil        bool     `json:"dsTransIDIsNil,omitempty"`
+	DsTransIDNotNil       bool     `json:"dsTransIDNotNil,omitempty"`
+	DsTransIDEqualFold    *string  `json:"dsTransIDEqualFold,omitempty"`
+	DsTransIDContainsFold *string  `json:"dsTransIDContainsFold,omitempty"`
+
+	// "acs_trans_id" field predicates.
+	AcsTransID             *string  `json:"acsTransID,omitempty"`
+	AcsTransIDNEQ          *string  `json:"acsTransIDNEQ,omitempty"`
+	AcsTransIDIn           []string `json:"acsTransIDIn,omitempty"`
+	AcsTransIDNotIn        []string `json:"acsTransIDNotIn,omitempty"`
+	AcsTransIDGT           *string  `json:"acsTransIDGT,omitempty"`
+	AcsTransIDGTE          *string  `json:"acsTransIDGTE,omitempty"`
+	AcsTransIDLT           *string  `json:"acsTransIDLT,omitempty"`
+	AcsTransIDLTE          *string  `json:"acsTransIDLTE,omitempty"`
+	AcsTransIDContains     *string  `json:"acsTransIDContains,omitempty"`
+	AcsTransIDHasPrefix    *string  `json:"acsTransIDHasPrefix,omitempty"`
+	AcsTransIDHasSuffix    *string  `json:"acsTransIDHasSuffix,omitempty"`
+	AcsTransIDIsNil        bool     `json:"acsTransIDIsNil,omitempty"`
+	AcsTransIDNotNil       bool     `json:"acsTransIDNotNil,omitempty"`
+	AcsTransIDEqualFold    *string  `json:"acsTransIDEqualFold,omitempty"`
+	AcsTransIDContainsFold *string  `json:"acsTransIDContainsFold,omitempty"`
+
+	// "threeds_server_transaction_id" field predicates.
+	ThreedsServerTransactionID             *string  `json:"threedsServerTransactionID,omitempty"`
+	ThreedsServerTransactionIDNEQ          *string  `json:"threedsServerTransactionIDNEQ,omitempty"`
+	ThreedsServerTransactionIDIn           []string `json:"threedsServerTransactionIDIn,omitempty"`
+	ThreedsServerTransactionIDNotIn        []string `json:"threedsServerTransactionIDNotIn,omitempty"`
+	ThreedsServerTransactionIDGT           *string  `json:"threedsServerTransactionIDGT,omitempty"`
+	ThreedsServerTransactionIDGTE          *string  `json:"threedsServerTransactionIDGTE,omitempty"`
+	ThreedsServerTransactionIDLT           *string  `json:"threedsServerTransactionIDLT,omitempty"`
+	ThreedsServerTransactionIDLTE          *string  `json:"threedsServerTransactionIDLTE,omitempty"`
+	ThreedsServerTransactionIDContains     *string  `json:"threedsServerTransactionIDContains,omitempty"`
+	ThreedsServerTransactionIDHasPrefix    *string  `json:"threedsServerTransactionIDHasPrefix,omitempty"`
+	ThreedsServerTransactionIDHasSuffix    *string  `json:"threedsServerTransactionIDHasSuffix,omitempty"`
+	ThreedsServerTransactionIDIsNil        bool     `json:"threedsServerTransactionIDIsNil,omitempty"`
+	ThreedsServerTransactionIDNotNil       bool     `json:"threedsServerTransactionIDNotNil,omitempty"`
+	ThreedsServerTransactionIDEqualFold    *string  `json:"threedsServerTransactionIDEqualFold,omitempty"`
+	ThreedsServerTransactionIDContainsFold *string  `json:"threedsServerTransactionIDContainsFold,omitempty"`
+
+	// "message_version" field predicates.
+	MessageVersion             *string  `json:"messageVersion,omitempty"`
+	MessageVersionNEQ          *string  `json:"messageVersionNEQ,omitempty"`
+	MessageVersionIn           []string `json:"messageVersionIn,omitempty"`
+	MessageVersionNotIn        []string `json:"messageVersionNotIn,omitempty"`
+	MessageVersionGT           *string  `json:"messageVersionGT,omitempty"`
+	MessageVersionGTE          *string  `json:"messageVersionGTE,omitempty"`
+	MessageVersionLT           *string  `json:"messageVersionLT,omitempty"`
+	MessageVersionLTE          *string  `json:"messageVersionLTE,omitempty"`
+	MessageVersionContains     *string  `json:"messageVersionContains,omitempty"`
+	MessageVersionHasPrefix    *string  `json:"messageVersionHasPrefix,omitempty"`
+	MessageVersionHasSuffix    *string  `json:"messageVersionHasSuffix,omitempty"`
+	MessageVersionIsNil        bool     `json:"messageVersionIsNil,omitempty"`
+	MessageVersionNotNil       bool     `json:"messageVersionNotNil,omitempty"`
+	MessageVersionEqualFold    *string  `json:"messageVersionEqualFold,omitempty"`
+	MessageVersionContainsFold *string  `json:"messageVersionContainsFold,omitempty"`
+
+	// "acs_url" field predicates.
+	AcsURL             *string  `json:"acsURL,omitempty"`
+	AcsURLNEQ          *string  `json:"acsURLNEQ,omitempty"`
+	AcsURLIn           []string `json:"acsURLIn,omitempty"`
+	AcsURLNotIn        []string `json:"acsURLNotIn,omitempty"`
+	AcsURLGT           *string  `json:"acsURLGT,omitempty"`
+	AcsURLGTE          *string  `json:"acsURLGTE,omitempty"`
+	AcsURLLT           *string  `json:"acsURLLT,omitempty"`
+	AcsURLLTE          *string  `json:"acsURLLTE,omitempty"`
+	AcsURLContains     *string  `json:"acsURLContains,omitempty"`
+	AcsURLHasPrefix    *string  `json:"acsURLHasPrefix,omitempty"`
+	AcsURLHasSuffix    *string  `json:"acsURLHasSuffix,omitempty"`
+	AcsURLIsNil        bool     `json:"acsURLIsNil,omitempty"`
+	AcsURLNotNil       bool     `json:"acsURLNotNil,omitempty"`
+	AcsURLEqualFold    *string  `json:"acsURLEqualFold,omitempty"`
+	AcsURLContainsFold *string  `json:"acsURLContainsFold,omitempty"`
+
+	// "challenge_request" field predicates.
+	ChallengeRequest             *string  `json:"challengeRequest,omitempty"`
+	ChallengeRequestNEQ          *string  `json:"challengeRequestNEQ,omitempty"`
+	ChallengeRequestIn           []string `json:"challengeRequestIn,omitempty"`
+	ChallengeRequestNotIn        []string `json:"challengeRequestNotIn,omitempty"`
+	ChallengeRequestGT           *string  `json:"challengeRequestGT,omitempty"`
+	ChallengeRequestGTE          *string  `json:"challengeRequestGTE,omitempty"`
+	ChallengeRequestLT           *string  `json:"challengeRequestLT,omitempty"`
+	ChallengeRequestLTE          *string  `json:"challengeRequestLTE,omitempty"`
+	ChallengeRequestContains     *string  `json:"challengeRequestContains,omitempty"`
+	ChallengeRequestHasPrefix    *string  `json:"challengeRequestHasPrefix,omitempty"`
+	ChallengeRequestHasSuffix    *string  `json:"challengeRequestHasSuffix,omitempty"`
+	ChallengeRequestIsNil        bool     `json:"challengeRequestIsNil,omitempty"`
+	ChallengeRequestNotNil       bool     `json:"challengeRequestNotNil,omitempty"`
+	ChallengeRequestEqualFold    *string  `json:"challengeRequestEqualFold,omitempty"`
+	ChallengeRequestContainsFold *string  `json:"challengeRequestContainsFold,omitempty"`
+
+	// "authenticated_at" field predicates.
+	AuthenticatedAt       *time.Time  `json:"authenticatedAt,omitempty"`
+	AuthenticatedAtNEQ    *time.Time  `json:"authenticatedAtNEQ,omitempty"`
+	AuthenticatedAtIn     []time.Time `json:"authenticatedAtIn,omitempty"`
+	AuthenticatedAtNotIn  []time.Time `json:"authenticatedAtNotIn,omitempty"`
+	AuthenticatedAtGT     *time.Time  `json:"authenticatedAtGT,omitempty"`
+	AuthenticatedAtGTE    *time.Time  `json:"authenticatedAtGTE,omitempty"`
+	AuthenticatedAtLT     *time.Time  `json:"authenticatedAtLT,omitempty"`
+	AuthenticatedAtLTE    *time.Time  `json:"authenticatedAtLTE,omitempty"`
+	AuthenticatedAtIsNil  bool        `json:"authenticatedAtIsNil,omitempty"`
+	AuthenticatedAtNotNil bool        `json:"authenticatedAtNotNil,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *AuthenticationWhereInput) AddPredicates(predicates ...predicate.Authentication) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the AuthenticationWhereInput filter on the AuthenticationQuery builder.
+func (i *AuthenticationWhereInput) Filter(q *AuthenticationQuery) (*AuthenticationQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyAuthenticationWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyAuthenticationWhereInput is returned in case the AuthenticationWhereInput is empty.
+var ErrEmptyAuthenticationWhereInput = errors.New("ent: empty predicate AuthenticationWhereInput")
+
+// P returns a predicate for filtering authentications.
+// An error is returned if the input is empty or invalid.
+func (i *AuthenticationWhereInput) P() (predicate.Authentication, error) {
+	var predicates []predicate.Authentication
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, authentication.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.Authentication, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, authentication.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.Authentication, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, authentication.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, authentication.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, authentication.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, authentication.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, authentication.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, authentication.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, authentication.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, authentication.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, authentication.IDLTE(*i.IDLTE))
+	}
+	if i.IDEqualFold != nil {
+		predicates = append(predicates, authentication.IDEqualFold(*i.IDEqualFold))
+	}
+	if i.IDContainsFold != nil {
+		predicates = append(predicates, authentication.IDContainsFold(*i.IDContainsFold))
+	}
+	if i.MerchantID != nil {
+		predicates = append(predicates, authentication.MerchantIDEQ(*i.MerchantID))
+	}
+	if i.MerchantIDNEQ != nil {
+		predicates = append(predicates, authentication.MerchantIDNEQ(*i.MerchantIDNEQ))
+	}
+	if len(i.MerchantIDIn) > 0 {
+		predicates = append(predicates, authentication.MerchantIDIn(i.MerchantIDIn...))
+	}
+	if len(i.MerchantIDNotIn) > 0 {
+		predicates = append(predicates, authentication.MerchantIDNotIn(i.MerchantIDNotIn...))
+	}
+	if i.MerchantIDGT != nil {
+		predicates = append(predicates, authentication.MerchantIDGT(*i.MerchantIDGT))
+	}
+	if i.MerchantIDGTE != nil {
+		predicates = append(predicates, authentication.MerchantIDGTE(*i.MerchantIDGTE))
+	}
+	if i.MerchantIDLT != nil {
+		predicates = append(predicates, authentication.MerchantIDLT(*i.MerchantIDLT))
+	}
+	if i.MerchantIDLTE != nil {
+		predicates = append(predicates, authentication.MerchantIDLTE(*i.MerchantIDLTE))
+	}
+	if i.MerchantIDContains != nil {
+		predicates = append(predicates, authentication.MerchantIDContains(*i.MerchantIDContains))
+	}
+	if i.MerchantIDHasPrefix != nil {
+		predicates = append(predicates, authentication.MerchantIDHasPrefix(*i.MerchantIDHasPrefix))
+	}
+	if i.MerchantIDHasSuffix != nil {
+		predicates = append(predicates, authentication.MerchantIDHasSuffix(*i.MerchantIDHasSuffix))
+	}
+	if i.MerchantIDEqualFold != nil {
+		predicates = append(predicates, authentication.MerchantIDEqualFold(*i.MerchantIDEqualFold))
+	}
+	if i.MerchantIDContainsFold != nil {
+		predicates = append(predicates, authentication.MerchantIDContainsFold(*i.MerchantIDContainsFold))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, authentication.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, authentication.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, authentication.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, authentication.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, authentication.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, authentication.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, authentication.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, authentication.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.ModifiedAt != nil {
+		predicates = append(predicates, authentication.ModifiedAtEQ(*i.ModifiedAt))
+	}
+	if i.ModifiedAtNEQ != nil {
+		predicates = append(predicates, authentication.ModifiedAtNEQ(*i.ModifiedAtNEQ))
+	}
+	if len(i.ModifiedAtIn) > 0 {
+		predicates = append(predicates, authentication.ModifiedAtIn(i.ModifiedAtIn...))
+	}
+	if len(i.ModifiedAtNotIn) > 0 {
+		predicates = append(predicates, authentication.ModifiedAtNotIn(i.ModifiedAtNotIn...))
+	}
+	if i.ModifiedAtGT != nil {
+		predicates = append(predicates, authentication.ModifiedAtGT(*i.ModifiedAtGT))
+	}
+	if i.ModifiedAtGTE != nil {
+		predicates = append(predicates, authentication.ModifiedAtGTE(*i.ModifiedAtGTE))
+	}
+	if i.ModifiedAtLT != nil {
+		predicates = append(predicates, authentication.ModifiedAtLT(*i.ModifiedAtLT))
+	}
+	if i.ModifiedAtLTE != nil {
+		predicates = append(predicates, authentication.ModifiedAtLTE(*i.ModifiedAtLTE))
+	}
+	if i.ErrorCode != nil {
+		predicates = append(predicates, authentication.ErrorCodeEQ(*i.ErrorCode))
+	}
+	if i.ErrorCodeNEQ != nil {
+		predicates = append(predicates, authentication.ErrorCodeNEQ(*i.ErrorCodeNEQ))
+	}
+	if len(i.ErrorCodeIn) > 0 {
+		predicates = append(predicates, authentication.ErrorCodeIn(i.ErrorCodeIn...))
+	}
+	if len(i.ErrorCodeNotIn) > 0 {
+		predicates = append(predicates, authentication.ErrorCodeNotIn(i.ErrorCodeNotIn...))
+	}
+	if i.ErrorCodeGT != nil {
+		predicates = append(predicates, authentication.ErrorCodeGT(*i.ErrorCodeGT))
+	}
+	if i.ErrorCodeGTE != nil {
+		predicates = append(predicates, authentication.ErrorCodeGTE(*i.ErrorCodeGTE))
+	}
+	if i.ErrorCodeLT != nil {
+		predicates = append(predicates, authentication.ErrorCodeLT(*i.ErrorCodeLT))
+	}
+	if i.ErrorCodeLTE != nil {
+		predicates = append(predicates, authentication.ErrorCodeLTE(*i.ErrorCodeLTE))
+	}
+	if i.ErrorCodeContains != nil {
+		predicates = append(predicates, authentication.ErrorCodeContains(*i.ErrorCodeContains))
+	}
+	if i.ErrorCodeHasPrefix != nil {
+		predicates = append(predicates, authentication.ErrorCodeHasPrefix(*i.ErrorCodeHasPrefix))
+	}
+	if i.ErrorCodeHasSuffix != nil {
+		predicates = append(predicates, authentication.ErrorCodeHasSuffix(*i.ErrorCodeHasSuffix))
+	}
+	if i.ErrorCodeIsNil {
+		predicates = append(predicates, authentication.ErrorCodeIsNil())
+	}
+	if i.ErrorCodeNotNil {
+		predicates = append(predicates, authentication.ErrorCodeNotNil())
+	}
+	if i.ErrorCodeEqualFold != nil {
+		predicates = append(predicates, authentication.ErrorCodeEqualFold(*i.ErrorCodeEqualFold))
+	}
+	if i.ErrorCodeContainsFold != nil {
+		predicates = append(predicates, authentication.ErrorCodeContainsFold(*i.ErrorCodeContainsFold))
+	}
+	if i.ErrorMessage != nil {
+		predicates = append(predicates, authentication.ErrorMessageEQ(*i.ErrorMessage))
+	}
+	if i.ErrorMessageNEQ != nil {
+		predicates = append(predicates, authentication.ErrorMessageNEQ(*i.ErrorMessageNEQ))
+	}
+	if len(i.ErrorMessageIn) > 0 {
+		predicates = append(predicates, authentication.ErrorMessageIn(i.ErrorMessageIn...))
+	}
+	if len(i.ErrorMessageNotIn) > 0 {
+		predicates = append(predicates, authentication.ErrorMessageNotIn(i.ErrorMessageNotIn...))
+	}
+	if i.ErrorMessageGT != nil {
+		predicates = append(predicates, authentication.ErrorMessageGT(*i.ErrorMessageGT))
+	}
+	if i.ErrorMessageGTE != nil {
+		predicates = append(predicates, authentication.ErrorMessageGTE(*i.ErrorMessageGTE))
+	}
+	if i.ErrorMessageLT != nil {
+		predicates = append(predicates, authentication.ErrorMessageLT(*i.ErrorMessageLT))
+	}
+	if i.ErrorMessageLTE != nil {
+		predicates = append(predicates, authentication.ErrorMessageLTE(*i.ErrorMessageLTE))
+	}
+	if i.ErrorMessageContains != nil {
+		predicates = append(predicates, authentication.ErrorMessageContains(*i.ErrorMessageContains))
+	}
+	if i.ErrorMessageHasPrefix != nil {
+		predicates = append(predicates, authentication.ErrorMessageHasPrefix(*i.ErrorMessageHasPrefix))
+	}
+	if i.ErrorMessageHasSuffix != nil {
+		predicates = append(predicates, authentication.ErrorMessageHasSuffix(*i.ErrorMessageHasSuffix))
+	}
+	if i.ErrorMessageIsNil {
+		predicates = append(predicates, authentication.ErrorMessageIsNil())
+	}
+	if i.ErrorMessageNotNil {
+		predicates = append(predicates, authentication.ErrorMessageNotNil())
+	}
+	if i.ErrorMessageEqualFold != nil {
+		predicates = append(predicates, authentication.ErrorMessageEqualFold(*i.ErrorMessageEqualFold))
+	}
+	if i.ErrorMessageContainsFold != nil {
+		predicates = append(predicates, authentication.ErrorMessageContainsFold(*i.ErrorMessageContainsFold))
+	}
+	if i.ProfileID != nil {
+		predicates = append(predicates, authentication.ProfileIDEQ(*i.ProfileID))
+	}
+	if i.ProfileIDNEQ != nil {
+		predicates = append(predicates, authentication.ProfileIDNEQ(*i.ProfileIDNEQ))
+	}
+	if len(i.ProfileIDIn) > 0 {
+		predicates = append(predicates, authentication.ProfileIDIn(i.ProfileIDIn...))
+	}
+	if len(i.ProfileIDNotIn) > 0 {
+		predicates = append(predicates, authentication.ProfileIDNotIn(i.ProfileIDNotIn...))
+	}
+	if i.ProfileIDGT != nil {
+		predicates = append(predicates, authentication.ProfileIDGT(*i.ProfileIDGT))
+	}
+	if i.ProfileIDGTE != nil {
+		predicates = append(predicates, authentication.ProfileIDGTE(*i.ProfileIDGTE))
+	}
+	if i.ProfileIDLT != nil {
+		predicates = append(predicates, authentication.ProfileIDLT(*i.ProfileIDLT))
+	}
+	if i.ProfileIDLTE != nil {
+		predicates = append(predicates, authentication.ProfileIDLTE(*i.ProfileIDLTE))
+	}
+	if i.ProfileIDContains != nil {
+		predicates = append(predicates, authentication.ProfileIDContains(*i.ProfileIDContains))
+	}
+	if i.ProfileIDHasPrefix != nil {
+		predicates = append(predicates, authentication.ProfileIDHasPrefix(*i.ProfileIDHasPrefix))
+	}
+	if i.ProfileIDHasSuffix != nil {
+		predicates = append(predicates, authentication.ProfileIDHasSuffix(*i.ProfileIDHasSuffix))
+	}
+	if i.ProfileIDEqualFold != nil {
+		predicates = append(predicates, authentication.ProfileIDEqualFold(*i.ProfileIDEqualFold))
+	}
+	if i.ProfileIDContainsFold != nil {
+		predicates = append(predicates, authentication.ProfileIDContainsFold(*i.ProfileIDContainsFold))
+	}
+	if i.Status != nil {
+		predicates = append(predicates, authentication.StatusEQ(*i.Status))
+	}
+	if i.StatusNEQ != nil {
+		predicates = append(predicates, authentication.StatusNEQ(*i.StatusNEQ))
+	}
+	if len(i.StatusIn) > 0 {
+		predicates = append(predicates, authentication.StatusIn(i.StatusIn...))
+	}
+	if len(i.StatusNotIn) > 0 {
+		predicates = append(predicates, authentication.StatusNotIn(i.StatusNotIn...))
+	}
+	if i.Amount != nil {
+		predicates = append(predicates, authentication.AmountEQ(*i.Amount))
+	}
+	if i.AmountNEQ != nil {
+		predicates = append(predicates, authentication.AmountNEQ(*i.AmountNEQ))
+	}
+	if len(i.AmountIn) > 0 {
+		predicates = append(predicates, authentication.AmountIn(i.AmountIn...))
+	}
+	if len(i.AmountNotIn) > 0 {
+		predicates = append(predicates, authentication.AmountNotIn(i.AmountNotIn...))
+	}
+	if i.AmountGT != nil {
+		predicates = append(predicates, authentication.AmountGT(*i.AmountGT))
+	}
+	if i.AmountGTE != nil {
+		predicates = append(predicates, authentication.AmountGTE(*i.AmountGTE))
+	}
+	if i.AmountLT != nil {
+		predicates = append(predicates, authentication.AmountLT(*i.AmountLT))
+	}
+	if i.AmountLTE != nil {
+		predicates = append(predicates, authentication.AmountLTE(*i.AmountLTE))
+	}
+	if i.Currency != nil {
+		predicates = append(predicates, authentication.CurrencyEQ(*i.Currency))
+	}
+	if i.CurrencyNEQ != nil {
+		predicates = append(predicates, authentication.CurrencyNEQ(*i.CurrencyNEQ))
+	}
+	if len(i.CurrencyIn) > 0 {
+		predicates = append(predicates, authentication.CurrencyIn(i.CurrencyIn...))
+	}
+	if len(i.CurrencyNotIn) > 0 {
+		predicates = append(predicates, authentication.CurrencyNotIn(i.CurrencyNotIn...))
+	}
+	if i.AuthenticationConnector != nil {
+		predicates = append(predicates, authentication.AuthenticationConnectorEQ(*i.AuthenticationConnector))
+	}
+	if i.AuthenticationConnectorNEQ != nil {
+		predicates = append(predicates, authentication.AuthenticationConnectorNEQ(*i.AuthenticationConnectorNEQ))
+	}
+	if len(i.AuthenticationConnectorIn) > 0 {
+		predicates = append(predicates, authentication.AuthenticationConnectorIn(i.AuthenticationConnectorIn...))
+	}
+	if len(i.AuthenticationConnectorNotIn) > 0 {
+		predicates = append(predicates, authentication.AuthenticationConnectorNotIn(i.AuthenticationConnectorNotIn...))
+	}
+	if i.AuthenticationConnectorGT != nil {
+		predicates = append(predicates, authentication.AuthenticationConnectorGT(*i.AuthenticationConnectorGT))
+	}
+	if i.AuthenticationConnectorGTE != nil {
+		predicates = append(predicates, authentication.AuthenticationConnectorGTE(*i.AuthenticationConnectorGTE))
+	}
+	if i.AuthenticationConnectorLT != nil {
+		predicates = append(predicates, authentication.AuthenticationConnectorLT(*i.AuthenticationConnectorLT))
+	}
+	if i.AuthenticationConnectorLTE != nil {
+		predicates = append(predicates, authentication.AuthenticationConnectorLTE(*i.AuthenticationConnectorLTE))
+	}
+	if i.AuthenticationConnectorContains != nil {
+		predicates = append(predicates, authentication.AuthenticationConnectorContains(*i.AuthenticationConnectorContains))
+	}
+	if i.AuthenticationConnectorHasPrefix != nil {
+		predicates = append(predicates, authentication.AuthenticationConnectorHasPrefix(*i.AuthenticationConnectorHasPrefix))
+	}
+	if i.AuthenticationConnectorHasSuffix != nil {
+		predicates = append(predicates, authentication.AuthenticationConnectorHasSuffix(*i.AuthenticationConnectorHasSuffix))
+	}
+	if i.AuthenticationConnectorIsNil {
+		predicates = append(predicates, authentication.AuthenticationConnectorIsNil())
+	}
+	if i.AuthenticationConnectorNotNil {
+		predicates = append(predicates, authentication.AuthenticationConnectorNotNil())
+	}
+	if i.AuthenticationConnectorEqualFold != nil {
+		predicates = append(predicates, authentication.AuthenticationConnectorEqualFold(*i.AuthenticationConnectorEqualFold))
+	}
+	if i.AuthenticationConnectorContainsFold != nil {
+		predicates = append(predicates, authentication.AuthenticationConnectorContainsFold(*i.AuthenticationConnectorContainsFold))
+	}
+	if i.MerchantConnectorID != nil {
+		predicates = append(predicates, authentication.MerchantConnectorIDEQ(*i.MerchantConnectorID))
+	}
+	if i.MerchantConnectorIDNEQ != nil {
+		predicates = append(predicates, authentication.MerchantConnectorIDNEQ(*i.MerchantConnectorIDNEQ))
+	}
+	if len(i.MerchantConnectorIDIn) > 0 {
+		predicates = append(predicates, authentication.MerchantConnectorIDIn(i.MerchantConnectorIDIn...))
+	}
+	if len(i.MerchantConnectorIDNotIn) > 0 {
+		predicates = append(predicates, authentication.MerchantConnectorIDNotIn(i.MerchantConnectorIDNotIn...))
+	}
+	if i.MerchantConnectorIDGT != nil {
+		predicates = append(predicates, authentication.MerchantConnectorIDGT(*i.MerchantConnectorIDGT))
+	}
+	if i.MerchantConnectorIDGTE != nil {
+		predicates = append(predicates, authentication.MerchantConnectorIDGTE(*i.MerchantConnectorIDGTE))
+	}
+	if i.MerchantConnectorIDLT != nil {
+		predicates = append(predicates, authentication.MerchantConnectorIDLT(*i.MerchantConnectorIDLT))
+	}
+	if i.MerchantConnectorIDLTE != nil {
+		predicates = append(predicates, authentication.MerchantConnectorIDLTE(*i.MerchantConnectorIDLTE))
+	}
+	if i.MerchantConnectorIDContains != nil {
+		predicates = append(predicates, authentication.MerchantConnectorIDContains(*i.MerchantConnectorIDContains))
+	}
+	if i.MerchantConnectorIDHasPrefix != nil {
+		predicates = append(predicates, authentication.MerchantConnectorIDHasPrefix(*i.MerchantConnectorIDHasPrefix))
+	}
+	if i.MerchantConnectorIDHasSuffix != nil {
+		predicates = append(predicates, authentication.MerchantConnectorIDHasSuffix(*i.MerchantConnectorIDHasSuffix))
+	}
+	if i.MerchantConnectorIDIsNil {
+		predicates = append(predicates, authentication.MerchantConnectorIDIsNil())
+	}
+	if i.MerchantConnectorIDNotNil {
+		predicates = append(predicates, authentication.MerchantConnectorIDNotNil())
+	}
+	if i.MerchantConnectorIDEqualFold != nil {
+		predicates = append(predicates, authentication.MerchantConnectorIDEqualFold(*i.MerchantConnectorIDEqualFold))
+	}
+	if i.MerchantConnectorIDContainsFold != nil {
+		predicates = append(predicates, authentication.MerchantConnectorIDContainsFold(*i.MerchantConnectorIDContainsFold))
+	}
+	if i.ReturnURL != nil {
+		predicates = append(predicates, authentication.ReturnURLEQ(*i.ReturnURL))
+	}
+	if i.ReturnURLNEQ != nil {
+		predicates = append(predicates, authentication.ReturnURLNEQ(*i.ReturnURLNEQ))
+	}
+	if len(i.ReturnURLIn) > 0 {
+		predicates = append(predicates, authentication.ReturnURLIn(i.ReturnURLIn...))
+	}
+	if len(i.ReturnURLNotIn) > 0 {
+		predicates = append(predicates, authentication.ReturnURLNotIn(i.ReturnURLNotIn...))
+	}
+	if i.ReturnURLGT != nil {
+		predicates = append(predicates, authentication.ReturnURLGT(*i.ReturnURLGT))
+	}
+	if i.ReturnURLGTE != nil {
+		predicates = append(predicates, authentication.ReturnURLGTE(*i.ReturnURLGTE))
+	}
+	if i.ReturnURLLT != nil {
+		predicates = append(predicates, authentication.ReturnURLLT(*i.ReturnURLLT))
+	}
+	if i.ReturnURLLTE != nil {
+		predicates = append(predicates, authentication.ReturnURLLTE(*i.ReturnURLLTE))
+	}
+	if i.ReturnURLContains != nil {
+		predicates = append(predicates, authentication.ReturnURLContains(*i.ReturnURLContains))
+	}
+	if i.ReturnURLHasPrefix != nil {
+		predicates = append(predicates, authentication.ReturnURLHasPrefix(*i.ReturnURLHasPrefix))
+	}
+	if i.ReturnURLHasSuffix != nil {
+		predicates = append(predicates, authentication.ReturnURLHasSuffix(*i.ReturnURLHasSuffix))
+	}
+	if i.ReturnURLIsNil {
+		predicates = append(predicates, authentication.ReturnURLIsNil())
+	}
+	if i.ReturnURLNotNil {
+		predicates = append(predicates, authentication.ReturnURLNotNil())
+	}
+	if i.ReturnURLEqualFold != nil {
+		predicates = append(predicates, authentication.ReturnURLEqualFold(*i.ReturnURLEqualFold))
+	}
+	if i.ReturnURLContainsFold != nil {
+		predicates = append(predicates, authentication.ReturnURLContainsFold(*i.ReturnURLContainsFold))
+	}
+	if i.Force3dsChallenge != nil {
+		predicates = append(predicates, authentication.Force3dsChallengeEQ(*i.Force3dsChallenge))
+	}
+	if i.Force3dsChallengeNEQ != nil {
+		predicates = append(predicates, authentication.Force3dsChallengeNEQ(*i.Force3dsChallengeNEQ))
+	}
+	if i.Psd2ScaExemptionType != nil {
+		predicates = append(predicates, authentication.Psd2ScaExemptionTypeEQ(*i.Psd2ScaExemptionType))
+	}
+	if i.Psd2ScaExemptionTypeNEQ != nil {
+		predicates = append(predicates, authentication.Psd2ScaExemptionTypeNEQ(*i.Psd2ScaExemptionTypeNEQ))
+	}
+	if len(i.Psd2ScaExemptionTypeIn) > 0 {
+		predicates = append(predicates, authentication.Psd2ScaExemptionTypeIn(i.Psd2ScaExemptionTypeIn...))
+	}
+	if len(i.Psd2ScaExemptionTypeNotIn) > 0 {
+		predicates = append(predicates, authentication.Psd2ScaExemptionTypeNotIn(i.Psd2ScaExemptionTypeNotIn...))
+	}
+	if i.Psd2ScaExemptionTypeGT != nil {
+		predicates = append(predicates, authentication.Psd2ScaExemptionTypeGT(*i.Psd2ScaExemptionTypeGT))
+	}
+	if i.Psd2ScaExemptionTypeGTE != nil {
+		predicates = append(predicates, authentication.Psd2ScaExemptionTypeGTE(*i.Psd2ScaExemptionTypeGTE))
+	}
+	if i.Psd2ScaExemptionTypeLT != nil {
+		predicates = append(predicates, authentication.Psd2ScaExemptionTypeLT(*i.Psd2ScaExemptionTypeLT))
+	}
+	if i.Psd2ScaExemptionTypeLTE != nil {
+		predicates = append(predicates, authentication.Psd2ScaExemptionTypeLTE(*i.Psd2ScaExemptionTypeLTE))
+	}
+	if i.Psd2ScaExemptionTypeContains != nil {
+		predicates = append(predicates, authentication.Psd2ScaExemptionTypeContains(*i.Psd2ScaExemptionTypeContains))
+	}
+	if i.Psd2ScaExemptionTypeHasPrefix != nil {
+		predicates = append(predicates, authentication.Psd2ScaExemptionTypeHasPrefix(*i.Psd2ScaExemptionTypeHasPrefix))
+	}
+	if i.Psd2ScaExemptionTypeHasSuffix != nil {
+		predicates = append(predicates, authentication.Psd2ScaExemptionTypeHasSuffix(*i.Psd2ScaExemptionTypeHasSuffix))
+	}
+	if i.Psd2ScaExemptionTypeIsNil {
+		predicates = append(predicates, authentication.Psd2ScaExemptionTypeIsNil())
+	}
+	if i.Psd2ScaExemptionTypeNotNil {
+		predicates = append(predicates, authentication.Psd2ScaExemptionTypeNotNil())
+	}
+	if i.Psd2ScaExemptionTypeEqualFold != nil {
+		predicates = append(predicates, authentication.Psd2ScaExemptionTypeEqualFold(*i.Psd2ScaExemptionTypeEqualFold))
+	}
+	if i.Psd2ScaExemptionTypeContainsFold != nil {
+		predicates = append(predicates, authentication.Psd2ScaExemptionTypeContainsFold(*i.Psd2ScaExemptionTypeContainsFold))
+	}
+	if i.ProfileAcquirerID != nil {
+		predicates = append(predicates, authentication.ProfileAcquirerIDEQ(*i.ProfileAcquirerID))
+	}
+	if i.ProfileAcquirerIDNEQ != nil {
+		predicates = append(predicates, authentication.ProfileAcquirerIDNEQ(*i.ProfileAcquirerIDNEQ))
+	}
+	if len(i.ProfileAcquirerIDIn) > 0 {
+		predicates = append(predicates, authentication.ProfileAcquirerIDIn(i.ProfileAcquirerIDIn...))
+	}
+	if len(i.ProfileAcquirerIDNotIn) > 0 {
+		predicates = append(predicates, authentication.ProfileAcquirerIDNotIn(i.ProfileAcquirerIDNotIn...))
+	}
+	if i.ProfileAcquirerIDGT != nil {
+		predicates = append(predicates, authentication.ProfileAcquirerIDGT(*i.ProfileAcquirerIDGT))
+	}
+	if i.ProfileAcquirerIDGTE != nil {
+		predicates = append(predicates, authentication.ProfileAcquirerIDGTE(*i.ProfileAcquirerIDGTE))
+	}
+	if i.ProfileAcquirerIDLT != nil {
+		predicates = append(predicates, authentication.ProfileAcquirerIDLT(*i.ProfileAcquirerIDLT))
+	}
+	if i.ProfileAcquirerIDLTE != nil {
+		predicates = append(predicates, authentication.ProfileAcquirerIDLTE(*i.ProfileAcquirerIDLTE))
+	}
+	if i.ProfileAcquirerIDContains != nil {
+		predicates = append(predicates, authentication.ProfileAcquirerIDContains(*i.ProfileAcquirerIDContains))
+	}
+	if i.ProfileAcquirerIDHasPrefix != nil {
+		predicates = append(predicates, authentication.ProfileAcquirerIDHasPrefix(*i.ProfileAcquirerIDHasPrefix))
+	}
+	if i.ProfileAcquirerIDHasSuffix != nil {
+		predicates = append(predicates, authentication.ProfileAcquirerIDHasSuffix(*i.ProfileAcquirerIDHasSuffix))
+	}
+	if i.ProfileAcquirerIDIsNil {
+		predicates = append(predicates, authentication.ProfileAcquirerIDIsNil())
+	}
+	if i.ProfileAcquirerIDNotNil {
+		predicates = append(predicates, authentication.ProfileAcquirerIDNotNil())
+	}
+	if i.ProfileAcquirerIDEqualFold != nil {
+		predicates = append(predicates, authentication.ProfileAcquirerIDEqualFold(*i.ProfileAcquirerIDEqualFold))
+	}
+	if i.ProfileAcquirerIDContainsFold != nil {
+		predicates = append(predicates, authentication.ProfileAcquirerIDContainsFold(*i.ProfileAcquirerIDContainsFold))
+	}
+	if i.Email != nil {
+		predicates = append(predicates, authentication.EmailEQ(*i.Email))
+	}
+	if i.EmailNEQ != nil {
+		predicates = append(predicates, authentication.EmailNEQ(*i.EmailNEQ))
+	}
+	if len(i.EmailIn) > 0 {
+		predicates = append(predicates, authentication.EmailIn(i.EmailIn...))
+	}
+	if len(i.EmailNotIn) > 0 {
+		predicates = append(predicates, authentication.EmailNotIn(i.EmailNotIn...))
+	}
+	if i.EmailGT != nil {
+		predicates = append(predicates, authentication.EmailGT(*i.EmailGT))
+	}
+	if i.EmailGTE != nil {
+		predicates = append(predicates, authentication.EmailGTE(*i.EmailGTE))
+	}
+	if i.EmailLT != nil {
+		predicates = append(predicates, authentication.EmailLT(*i.EmailLT))
+	}
+	if i.EmailLTE != nil {
+		predicates = append(predicates, authentication.EmailLTE(*i.EmailLTE))
+	}
+	if i.EmailContains != nil {
+		predicates = append(predicates, authentication.EmailContains(*i.EmailContains))
+	}
+	if i.EmailHasPrefix != nil {
+		predicates = append(predicates, authentication.EmailHasPrefix(*i.EmailHasPrefix))
+	}
+	if i.EmailHasSuffix != nil {
+		predicates = append(predicates, authentication.EmailHasSuffix(*i.EmailHasSuffix))
+	}
+	if i.EmailIsNil {
+		predicates = append(predicates, authentication.EmailIsNil())
+	}
+	if i.EmailNotNil {
+		predicates = append(predicates, authentication.EmailNotNil())
+	}
+	if i.EmailEqualFold != nil {
+		predicates = append(predicates, authentication.EmailEqualFold(*i.EmailEqualFold))
+	}
+	if i.EmailContainsFold != nil {
+		predicates = append(predicates, authentication.EmailContainsFold(*i.EmailContainsFold))
+	}
+	if i.CardLast4 != nil {
+		predicates = append(predicates, authentication.CardLast4EQ(*i.CardLast4))
+	}
+	if i.CardLast4NEQ != nil {
+		predicates = append(predicates, authentication.CardLast4NEQ(*i.CardLast4NEQ))
+	}
+	if len(i.CardLast4In) > 0 {
+		predicates = append(predicates, authentication.CardLast4In(i.CardLast4In...))
+	}
+	if len(i.CardLast4NotIn) > 0 {
+		predicates = append(predicates, authentication.CardLast4NotIn(i.CardLast4NotIn...))
+	}
+	if i.CardLast4GT != nil {
+		predicates = append(predicates, authentication.CardLast4GT(*i.CardLast4GT))
+	}
+	if i.CardLast4GTE != nil {
+		predicates = append(predicates, authentication.CardLast4GTE(*i.CardLast4GTE))
+	}
+	if i.CardLast4LT != nil {
+		predicates = append(predicates, authentication.CardLast4LT(*i.CardLast4LT))
+	}
+	if i.CardLast4LTE != nil {
+		predicates = append(predicates, authentication.CardLast4LTE(*i.CardLast4LTE))
+	}
+	if i.CardLast4Contains != nil {
+		predicates = append(predicates, authentication.CardLast4Contains(*i.CardLast4Contains))
+	}
+	if i.CardLast4HasPrefix != nil {
+		predicates = append(predicates, authentication.CardLast4HasPrefix(*i.CardLast4HasPrefix))
+	}
+	if i.CardLast4HasSuffix != nil {
+		predicates = append(predicates, authentication.CardLast4HasSuffix(*i.CardLast4HasSuffix))
+	}
+	if i.CardLast4IsNil {
+		predicates = append(predicates, authentication.CardLast4IsNil())
+	}
+	if i.CardLast4NotNil {
+		predicates = append(predicates, authentication.CardLast4NotNil())
+	}
+	if i.CardLast4EqualFold != nil {
+		predicates = append(predicates, authentication.CardLast4EqualFold(*i.CardLast4EqualFold))
+	}
+	if i.CardLast4ContainsFold != nil {
+		predicates = append(predicates, authentication.CardLast4ContainsFold(*i.CardLast4ContainsFold))
+	}
+	if i.CardBin != nil {
+		predicates = append(predicates, authentication.CardBinEQ(*i.CardBin))
+	}
+	if i.CardBinNEQ != nil {
+		predicates = append(predicates, authentication.CardBinNEQ(*i.CardBinNEQ))
+	}
+	if len(i.CardBinIn) > 0 {
+		predicates = append(predicates, authentication.CardBinIn(i.CardBinIn...))
+	}
+	if len(i.CardBinNotIn) > 0 {
+		predicates = append(predicates, authentication.CardBinNotIn(i.CardBinNotIn...))
+	}
+	if i.CardBinGT != nil {
+		predicates = append(predicates, authentication.CardBinGT(*i.CardBinGT))
+	}
+	if i.CardBinGTE != nil {
+		predicates = append(predicates, authentication.CardBinGTE(*i.CardBinGTE))
+	}
+	if i.CardBinLT != nil {
+		predicates = append(predicates, authentication.CardBinLT(*i.CardBinLT))
+	}
+	if i.CardBinLTE != nil {
+		predicates = append(predicates, authentication.CardBinLTE(*i.CardBinLTE))
+	}
+	if i.CardBinContains != nil {
+		predicates = append(predicates, authentication.CardBinContains(*i.CardBinContains))
+	}
+	if i.CardBinHasPrefix != nil {
+		predicates = append(predicates, authentication.CardBinHasPrefix(*i.CardBinHasPrefix))
+	}
+	if i.CardBinHasSuffix != nil {
+		predicates = append(predicates, authentication.CardBinHasSuffix(*i.CardBinHasSuffix))
+	}
+	if i.CardBinIsNil {
+		predicates = append(predicates, authentication.CardBinIsNil())
+	}
+	if i.CardBinNotNil {
+		predicates = append(predicates, authentication.CardBinNotNil())
+	}
+	if i.CardBinEqualFold != nil {
+		predicates = append(predicates, authentication.CardBinEqualFold(*i.CardBinEqualFold))
+	}
+	if i.CardBinContainsFold != nil {
+		predicates = append(predicates, authentication.CardBinContainsFold(*i.CardBinContainsFold))
+	}
+	if i.CardNetwork != nil {
+		predicates = append(predicates, authentication.CardNetworkEQ(*i.CardNetwork))
+	}
+	if i.CardNetworkNEQ != nil {
+		predicates = append(predicates, authentication.CardNetworkNEQ(*i.CardNetworkNEQ))
+	}
+	if len(i.CardNetworkIn) > 0 {
+		predicates = append(predicates, authentication.CardNetworkIn(i.CardNetworkIn...))
+	}
+	if len(i.CardNetworkNotIn) > 0 {
+		predicates = append(predicates, authentication.CardNetworkNotIn(i.CardNetworkNotIn...))
+	}
+	if i.CardNetworkGT != nil {
+		predicates = append(predicates, authentication.CardNetworkGT(*i.CardNetworkGT))
+	}
+	if i.CardNetworkGTE != nil {
+		predicates = append(predicates, authentication.CardNetworkGTE(*i.CardNetworkGTE))
+	}
+	if i.CardNetworkLT != nil {
+		predicates = append(predicates, authentication.CardNetworkLT(*i.CardNetworkLT))
+	}
+	if i.CardNetworkLTE != nil {
+		predicates = append(predicates, authentication.CardNetworkLTE(*i.CardNetworkLTE))
+	}
+	if i.CardNetworkContains != nil {
+		predicates = append(predicates, authentication.CardNetworkContains(*i.CardNetworkContains))
+	}
+	if i.CardNetworkHasPrefix != nil {
+		predicates = append(predicates, authentication.CardNetworkHasPrefix(*i.CardNetworkHasPrefix))
+	}
+	if i.CardNetworkHasSuffix != nil {
+		predicates = append(predicates, authentication.CardNetworkHasSuffix(*i.CardNetworkHasSuffix))
+	}
+	if i.CardNetworkIsNil {
+		predicates = append(predicates, authentication.CardNetworkIsNil())
+	}
+	if i.CardNetworkNotNil {
+		predicates = append(predicates, authentication.CardNetworkNotNil())
+	}
+	if i.CardNetworkEqualFold != nil {
+		predicates = append(predicates, authentication.CardNetworkEqualFold(*i.CardNetworkEqualFold))
+	}
+	if i.CardNetworkContainsFold != nil {
+		predicates = append(predicates, authentication.CardNetworkContainsFold(*i.CardNetworkContainsFold))
+	}
+	if i.CardExpMonth != nil {
+		predicates = append(predicates, authentication.CardExpMonthEQ(*i.CardExpMonth))
+	}
+	if i.CardExpMonthNEQ != nil {
+		predicates = append(predicates, authentication.CardExpMonthNEQ(*i.CardExpMonthNEQ))
+	}
+	if len(i.CardExpMonthIn) > 0 {
+		predicates = append(predicates, authentication.CardExpMonthIn(i.CardExpMonthIn...))
+	}
+	if len(i.CardExpMonthNotIn) > 0 {
+		predicates = append(predicates, authentication.CardExpMonthNotIn(i.CardExpMonthNotIn...))
+	}
+	if i.CardExpMonthGT != nil {
+		predicates = append(predicates, authentication.CardExpMonthGT(*i.CardExpMonthGT))
+	}
+	if i.CardExpMonthGTE != nil {
+		predicates = append(predicates, authentication.CardExpMonthGTE(*i.CardExpMonthGTE))
+	}
+	if i.CardExpMonthLT != nil {
+		predicates = append(predicates, authentication.CardExpMonthLT(*i.CardExpMonthLT))
+	}
+	if i.CardExpMonthLTE != nil {
+		predicates = append(predicates, authentication.CardExpMonthLTE(*i.CardExpMonthLTE))
+	}
+	if i.CardExpMonthContains != nil {
+		predicates = append(predicates, authentication.CardExpMonthContains(*i.CardExpMonthContains))
+	}
+	if i.CardExpMonthHasPrefix != nil {
+		predicates = append(predicates, authentication.CardExpMonthHasPrefix(*i.CardExpMonthHasPrefix))
+	}
+	if i.CardExpMonthHasSuffix != nil {
+		predicates = append(predicates, authentication.CardExpMonthHasSuffix(*i.CardExpMonthHasSuffix))
+	}
+	if i.CardExpMonthIsNil {
+		predicates = append(predicates, authentication.CardExpMonthIsNil())
+	}
+	if i.CardExpMonthNotNil {
+		predicates = append(predicates, authentication.CardExpMonthNotNil())
+	}
+	if i.CardExpMonthEqualFold != nil {
+		predicates = append(predicates, authentication.CardExpMonthEqualFold(*i.CardExpMonthEqualFold))
+	}
+	if i.CardExpMonthContainsFold != nil {
+		predicates = append(predicates, authentication.CardExpMonthContainsFold(*i.CardExpMonthContainsFold))
+	}
+	if i.CardExpYear != nil {
+		predicates = append(predicates, authentication.CardExpYearEQ(*i.CardExpYear))
+	}
+	if i.CardExpYearNEQ != nil {
+		predicates = append(predicates, authentication.CardExpYearNEQ(*i.CardExpYearNEQ))
+	}
+	if len(i.CardExpYearIn) > 0 {
+		predicates = append(predicates, authentication.CardExpYearIn(i.CardExpYearIn...))
+	}
+	if len(i.CardExpYearNotIn) > 0 {
+		predicates = append(predicates, authentication.CardExpYearNotIn(i.CardExpYearNotIn...))
+	}
+	if i.CardExpYearGT != nil {
+		predicates = append(predicates, authentication.CardExpYearGT(*i.CardExpYearGT))
+	}
+	if i.CardExpYearGTE != nil {
+		predicates = append(predicates, authentication.CardExpYearGTE(*i.CardExpYearGTE))
+	}
+	if i.CardExpYearLT != nil {
+		predicates = append(predicates, authentication.CardExpYearLT(*i.CardExpYearLT))
+	}
+	if i.CardExpYearLTE != nil {
+		predicates = append(predicates, authentication.CardExpYearLTE(*i.CardExpYearLTE))
+	}
+	if i.CardExpYearContains != nil {
+		predicates = append(predicates, authentication.CardExpYearContains(*i.CardExpYearContains))
+	}
+	if i.CardExpYearHasPrefix != nil {
+		predicates = append(predicates, authentication.CardExpYearHasPrefix(*i.CardExpYearHasPrefix))
+	}
+	if i.CardExpYearHasSuffix != nil {
+		predicates = append(predicates, authentication.CardExpYearHasSuffix(*i.CardExpYearHasSuffix))
+	}
+	if i.CardExpYearIsNil {
+		predicates = append(predicates, authentication.CardExpYearIsNil())
+	}
+	if i.CardExpYearNotNil {
+		predicates = append(predicates, authentication.CardExpYearNotNil())
+	}
+	if i.CardExpYearEqualFold != nil {
+		predicates = append(predicates, authentication.CardExpYearEqualFold(*i.CardExpYearEqualFold))
+	}
+	if i.CardExpYearContainsFold != nil {
+		predicates = append(predicates, authentication.CardExpYearContainsFold(*i.CardExpYearContainsFold))
+	}
+	if i.TransStatus != nil {
+		predicates = append(predicates, authentication.TransStatusEQ(*i.TransStatus))
+	}
+	if i.TransStatusNEQ != nil {
+		predicates = append(predicates, authentication.TransStatusNEQ(*i.TransStatusNEQ))
+	}
+	if len(i.TransStatusIn) > 0 {
+		predicates = append(predicates, authentication.TransStatusIn(i.TransStatusIn...))
+	}
+	if len(i.TransStatusNotIn) > 0 {
+		predicates = append(predicates, authentication.TransStatusNotIn(i.TransStatusNotIn...))
+	}
+	if i.TransStatusGT != nil {
+		predicates = append(predicates, authentication.TransStatusGT(*i.TransStatusGT))
+	}
+	if i.TransStatusGTE != nil {
+		predicates = append(predicates, authentication.TransStatusGTE(*i.TransStatusGTE))
+	}
+	if i.TransStatusLT != nil {
+		predicates = append(predicates, authentication.TransStatusLT(*i.TransStatusLT))
+	}
+	if i.TransStatusLTE != nil {
+		predicates = append(predicates, authentication.TransStatusLTE(*i.TransStatusLTE))
+	}
+	if i.TransStatusContains != nil {
+		predicates = append(predicates, authentication.TransStatusContains(*i.TransStatusContains))
+	}
+	if i.TransStatusHasPrefix != nil {
+		predicates = append(predicates, authentication.TransStatusHasPrefix(*i.TransStatusHasPrefix))
+	}
+	if i.TransStatusHasSuffix != nil {
+		predicates = append(predicates, authentication.TransStatusHasSuffix(*i.TransStatusHasSuffix))
+	}
+	if i.TransStatusIsNil {
+		predicates = append(predicates, authentication.TransStatusIsNil())
+	}
+	if i.TransStatusNotNil {
+		predicates = append(predicates, authentication.TransStatusNotNil())
+	}
+	if i.TransStatusEqualFold != nil {
+		predicates = append(predicates, authentication.TransStatusEqualFold(*i.TransStatusEqualFold))
+	}
+	if i.TransStatusContainsFold != nil {
+		predicates = append(predicates, authentication.TransStatusContainsFold(*i.TransStatusContainsFold))
+	}
+	if i.Eci != nil {
+		predicates = append(predicates, authentication.EciEQ(*i.Eci))
+	}
+	if i.EciNEQ != nil {
+		predicates = append(predicates, authentication.EciNEQ(*i.EciNEQ))
+	}
+	if len(i.EciIn) > 0 {
+		predicates = append(predicates, authentication.EciIn(i.EciIn...))
+	}
+	if len(i.EciNotIn) > 0 {
+		predicates = append(predicates, authentication.EciNotIn(i.EciNotIn...))
+	}
+	if i.EciGT != nil {
+		predicates = append(predicates, authentication.EciGT(*i.EciGT))
+	}
+	if i.EciGTE != nil {
+		predicates = append(predicates, authentication.EciGTE(*i.EciGTE))
+	}
+	if i.EciLT != nil {
+		predicates = append(predicates, authentication.EciLT(*i.EciLT))
+	}
+	if i.EciLTE != nil {
+		predicates = append(predicates, authentication.EciLTE(*i.EciLTE))
+	}
+	if i.EciContains != nil {
+		predicates = append(predicates, authentication.EciContains(*i.EciContains))
+	}
+	if i.EciHasPrefix != nil {
+		predicates = append(predicates, authentication.EciHasPrefix(*i.EciHasPrefix))
+	}
+	if i.EciHasSuffix != nil {
+		predicates = append(predicates, authentication.EciHasSuffix(*i.EciHasSuffix))
+	}
+	if i.EciIsNil {
+		predicates = append(predicates, authentication.EciIsNil())
+	}
+	if i.EciNotNil {
+		predicates = append(predicates, authentication.EciNotNil())
+	}
+	if i.EciEqualFold != nil {
+		predicates = append(predicates, authentication.EciEqualFold(*i.EciEqualFold))
+	}
+	if i.EciContainsFold != nil {
+		predicates = append(predicates, authentication.EciContainsFold(*i.EciContainsFold))
+	}
+	if i.DsTransID != nil {
+		predicates = append(predicates, authentication.DsTransIDEQ(*i.DsTransID))
+	}
+	if i.DsTransIDNEQ != nil {
+		predicates = append(predicates, authentication.DsTransIDNEQ(*i.DsTransIDNEQ))
+	}
+	if len(i.DsTransIDIn) > 0 {
+		predicates = append(predicates, authentication.DsTransIDIn(i.DsTransIDIn...))
+	}
+	if len(i.DsTransIDNotIn) > 0 {
+		predicates = append(predicates, authentication.DsTransIDNotIn(i.DsTransIDNotIn...))
+	}
+	if i.DsTransIDGT != nil {
+		predicates = append(predicates, authentication.DsTransIDGT(*i.DsTransIDGT))
+	}
+	if i.DsTransIDGTE != nil {
+		predicates = append(predicates, authentication.DsTransIDGTE(*i.DsTransIDGTE))
+	}
+	if i.DsTransIDLT != nil {
+		predicates = append(predicates, authentication.DsTransIDLT(*i.DsTransIDLT))
+	}
+	if i.DsTransIDLTE != nil {
+		predicates = append(predicates, authentication.DsTransIDLTE(*i.DsTransIDLTE))
+	}
+	if i.DsTransIDContains != nil {
+		predicates = append(predicates, authentication.DsTransIDContains(*i.DsTransIDContains))
+	}
+	if i.DsTransIDHasPrefix != nil {
+		predicates = append(predicates, authentication.DsTransIDHasPrefix(*i.DsTransIDHasPrefix))
+	}
+	if i.DsTransIDHasSuffix != nil {
+		predicates = append(predicates, authentication.DsTransIDHasSuffix(*i.DsTransIDHasSuffix))
+	}
+	if i.DsTransIDIsNil {
+		predicates = append(predicates, authentication.DsTransIDIsNil())
+	}
+	if i.DsTransIDNotNil {
+		predicates = append(predicates, authentication.DsTransIDNotNil())
+	}
+	if i.DsTransIDEqualFold != nil {
+		predicates = append(predicates, authentication.DsTransIDEqualFold(*i.DsTransIDEqualFold))
+	}
+	if i.DsTransIDContainsFold != nil {
+		predicates = append(predicates, authentication.DsTransIDContainsFold(*i.DsTransIDContainsFold))
+	}
+	if i.AcsTransID != nil {
+		predicates = append(predicates, authentication.AcsTransIDEQ(*i.AcsTransID))
+	}
+	if i.AcsTransIDNEQ != nil {
+		predicates = append(predicates, authentication.AcsTransIDNEQ(*i.AcsTransIDNEQ))
+	}
+	if len(i.AcsTransIDIn) > 0 {
+		predicates = append(predicates, authentication.AcsTransIDIn(i.AcsTransIDIn...))
+	}
+	if len(i.AcsTransIDNotIn) > 0 {
+		predicates = append(predicates, authentication.AcsTransIDNotIn(i.AcsTransIDNotIn...))
+	}
+	if i.AcsTransIDGT != nil {
+		predicates = append(predicates, authentication.AcsTransIDGT(*i.AcsTransIDGT))
+	}
+	if i.AcsTransIDGTE != nil {
+		predicates = append(predicates, authentication.AcsTransIDGTE(*i.AcsTransIDGTE))
+	}
+	if i.AcsTransIDLT != nil {
+		predicates = append(predicates, authentication.AcsTransIDLT(*i.AcsTransIDLT))
+	}
+	if i.AcsTransIDLTE != nil {
+		predicates = append(predicates, authentication.AcsTransIDLTE(*i.AcsTransIDLTE))
+	}
+	if i.AcsTransIDContains != nil {
+		predicates = append(predicates, authentication.AcsTransIDContains(*i.AcsTransIDContains))
+	}
+	if i.AcsTransIDHasPrefix != nil {
+		predicates = append(predicates, authentication.AcsTransIDHasPrefix(*i.AcsTransIDHasPrefix))
+	}
+	if i.AcsTransIDHasSuffix != nil {
+		predicates = append(predicates, authentication.AcsTransIDHasSuffix(*i.AcsTransIDHasSuffix))
+	}
+	if i.AcsTransIDIsNil {
+		predicates = append(predicates, authentication.AcsTransIDIsNil())
+	}
+	if i.AcsTransIDNotNil {
+		predicates = append(predicates, authentication.AcsTransIDNotNil())
+	}
+	if i.AcsTransIDEqualFold != nil {
+		predicates = append(predicates, authentication.AcsTransIDEqualFold(*i.AcsTransIDEqualFold))
+	}
+	if i.AcsTransIDContainsFold != nil {
+		predicates = append(predicates, authentication.AcsTransIDContainsFold(*i.AcsTransIDContainsFold))
+	}
+	if i.ThreedsServerTransactionID != nil {
+		predicates = append(predicates, authentication.ThreedsServerTransactionIDEQ(*i.ThreedsServerTransactionID))
+	}
+	if i.ThreedsServerTransactionIDNEQ != nil {
+		predicates = append(predicates, authentication.ThreedsServerTransactionIDNEQ(*i.ThreedsServerTransactionIDNEQ))
+	}
+	if len(i.ThreedsServerTransactionIDIn) > 0 {
+		predicates = append(predicates, authentication.ThreedsServerTransactionIDIn(i.ThreedsServerTransactionIDIn...))
+	}
+	if len(i.ThreedsServerTransactionIDNotIn) > 0 {
+		predicates = append(predicates, authentication.ThreedsServerTransactionIDNotIn(i.ThreedsServerTransactionIDNotIn...))
+	}
+	if i.ThreedsServerTransactionIDGT != nil {
+		predicates = append(predicates, authentication.ThreedsServerTransactionIDGT(*i.ThreedsServerTransactionIDGT))
+	}
+	if i.ThreedsServerTransactionIDGTE != nil {
+		predicates = append(predicates, authentication.ThreedsServerTransactionIDGTE(*i.ThreedsServerTransactionIDGTE))
+	}
+	if i.ThreedsServerTransactionIDLT != nil {
+		predicates = append(predicates, authentication.ThreedsServerTransactionIDLT(*i.ThreedsServerTransactionIDLT))
+	}
+	if i.ThreedsServerTransactionIDLTE != nil {
+		predicates = append(predicates, authentication.ThreedsServerTransactionIDLTE(*i.ThreedsServerTransactionIDLTE))
+	}
+	if i.ThreedsServerTransactionIDContains != nil {
+		predicates = append(predicates, authentication.ThreedsServerTransactionIDContains(*i.ThreedsServerTransactionIDContains))
+	}
+	if i.ThreedsServerTransactionIDHasPrefix != nil {
+		predicates = append(predicates, authentication.ThreedsServerTransactionIDHasPrefix(*i.ThreedsServerTransactionIDHasPrefix))
+	}
+	if i.ThreedsServerTransactionIDHasSuffix != nil {
+		predicates = append(predicates, authentication.ThreedsServerTransactionIDHasSuffix(*i.ThreedsServerTransactionIDHasSuffix))
+	}
+	if i.ThreedsServerTransactionIDIsNil {
+		predicates = append(predicates, authentication.ThreedsServerTransactionIDIsNil())
+	}
+	if i.ThreedsServerTransactionIDNotNil {
+		predicates = append(predicates, authentication.ThreedsServerTransactionIDNotNil())
+	}
+	if i.ThreedsServerTransactionIDEqualFold != nil {
+		predicates = append(predicates, authentication.ThreedsServerTransactionIDEqualFold(*i.ThreedsServerTransactionIDEqualFold))
+	}
+	if i.ThreedsServerTransactionIDContainsFold != nil {
+		predicates = append(predicates, authentication.ThreedsServerTransactionIDContainsFold(*i.ThreedsServerTransactionIDContainsFold))
+	}
+	if i.MessageVersion != nil {
+		predicates = append(predicates, authentication.MessageVersionEQ(*i.MessageVersion))
+	}
+	if i.MessageVersionNEQ != nil {
+		predicates = append(predicates, authentication.MessageVersionNEQ(*i.MessageVersionNEQ))
+	}
+	if len(i.MessageVersionIn) > 0 {
+		predicates = append(predicates, authentication.MessageVersionIn(i.MessageVersionIn...))
+	}
+	if len(i.MessageVersionNotIn) > 0 {
+		predicates = append(predicates, authentication.MessageVersionNotIn(i.MessageVersionNotIn...))
+	}
+	if i.MessageVersionGT != nil {
+		predicates = append(predicates, authentication.MessageVersionGT(*i.MessageVersionGT))
+	}
+	if i.MessageVersionGTE != nil {
+		predicates = append(predicates, authentication.MessageVersionGTE(*i.MessageVersionGTE))
+	}
+	if i.MessageVersionLT != nil {
+		predicates = append(predicates, authentication.MessageVersionLT(*i.MessageVersionLT))
+	}
+	if i.MessageVersionLTE != nil {
+		predicates = append(predicates, authentication.MessageVersionLTE(*i.MessageVersionLTE))
+	}
+	if i.MessageVersionContains != nil {
+		predicates = append(predicates, authentication.MessageVersionContains(*i.MessageVersionContains))
+	}
+	if i.MessageVersionHasPrefix != nil {
+		predicates = append(predicates, authentication.MessageVersionHasPrefix(*i.MessageVersionHasPrefix))
+	}
+	if i.MessageVersionHasSuffix != nil {
+		predicates = append(predicates, authentication.MessageVersionHasSuffix(*i.MessageVersionHasSuffix))
+	}
+	if i.MessageVersionIsNil {
+		predicates = append(predicates, authentication.MessageVersionIsNil())
+	}
+	if i.MessageVersionNotNil {
+		predicates = append(predicates, authentication.MessageVersionNotNil())
+	}
+	if i.MessageVersionEqualFold != nil {
+		predicates = append(predicates, authentication.MessageVersionEqualFold(*i.MessageVersionEqualFold))
+	}
+	if i.MessageVersionContainsFold != nil {
+		predicates = append(predicates, authentication.MessageVersionContainsFold(*i.MessageVersionContainsFold))
+	}
+	if i.AcsURL != nil {
+		predicates = append(predicates, authentication.AcsURLEQ(*i.AcsURL))
+	}
+	if i.AcsURLNEQ != nil {
+		predicates = append(predicates, authentication.AcsURLNEQ(*i.AcsURLNEQ))
+	}
+	if len(i.AcsURLIn) > 0 {
+		predicates = append(predicates, authentication.AcsURLIn(i.AcsURLIn...))
+	}
+	if len(i.AcsURLNotIn) > 0 {
+		predicates = append(predicates, authentication.AcsURLNotIn(i.AcsURLNotIn...))
+	}
+	if i.AcsURLGT != nil {
+		predicates = append(predicates, authentication.AcsURLGT(*i.AcsURLGT))
+	}
+	if i.AcsURLGTE != nil {
+		predicates = append(predicates, authentication.AcsURLGTE(*i.AcsURLGTE))
+	}
+	if i.AcsURLLT != nil {
+		predicates = append(predicates, authentication.AcsURLLT(*i.AcsURLLT))
+	}
+	if i.AcsURLLTE != nil {
+		predicates = append(predicates, authentication.AcsURLLTE(*i.AcsURLLTE))
+	}
+	if i.AcsURLContains != nil {
+		predicates = append(predicates, authentication.AcsURLContains(*i.AcsURLContains))
+	}
+	if i.AcsURLHasPrefix != nil {
+		predicates = append(predicates, authentication.AcsURLHasPrefix(*i.AcsURLHasPrefix))
+	}
+	if i.AcsURLHasSuffix != nil {
+		predicates = append(predicates, authentication.AcsURLHasSuffix(*i.AcsURLHasSuffix))
+	}
+	if i.AcsURLIsNil {
+		predicates = append(predicates, authentication.AcsURLIsNil())
+	}
+	if i.AcsURLNotNil {
+		predicates = append(predicates, authentication.AcsURLNotNil())
+	}
+	if i.AcsURLEqualFold != nil {
+		predicates = append(predicates, authentication.AcsURLEqualFold(*i.AcsURLEqualFold))
+	}
+	if i.AcsURLContainsFold != nil {
+		predicates = append(predicates, authentication.AcsURLContainsFold(*i.AcsURLContainsFold))
+	}
+	if i.ChallengeRequest != nil {
+		predicates = append(predicates, authentication.ChallengeRequestEQ(*i.ChallengeRequest))
+	}
+	if i.ChallengeRequestNEQ != nil {
+		predicates = append(predicates, authentication.ChallengeRequestNEQ(*i.ChallengeRequestNEQ))
+	}
+	if len(i.ChallengeRequestIn) > 0 {
+		predicates = append(predicates, authentication.ChallengeRequestIn(i.ChallengeRequestIn...))
+	}
+	if len(i.ChallengeRequestNotIn) > 0 {
+		predicates = append(predicates, authentication.ChallengeRequestNotIn(i.ChallengeRequestNotIn...))
+	}
+	if i.ChallengeRequestGT != nil {
+		predicates = append(predicates, authentication.ChallengeRequestGT(*i.ChallengeRequestGT))
+	}
+	if i.ChallengeRequestGTE != nil {
+		predicates = append(predicates, authentication.ChallengeRequestGTE(*i.ChallengeRequestGTE))
+	}
+	if i.ChallengeRequestLT != nil {
+		predicates = append(predicates, authentication.ChallengeRequestLT(*i.ChallengeRequestLT))
+	}
+	if i.ChallengeRequestLTE != nil {
+		predicates = append(predicates, authentication.ChallengeRequestLTE(*i.ChallengeRequestLTE))
+	}
+	if i.ChallengeRequestContains != nil {
+		predicates = append(predicates, authentication.ChallengeRequestContains(*i.ChallengeRequestContains))
+	}
+	if i.ChallengeRequestHasPrefix != nil {
+		predicates = append(predicates, authentication.ChallengeRequestHasPrefix(*i.ChallengeRequestHasPrefix))
+	}
+	if i.ChallengeRequestHasSuffix != nil {
+		predicates = append(predicates, authentication.ChallengeRequestHasSuffix(*i.ChallengeRequestHasSuffix))
+	}
+	if i.ChallengeRequestIsNil {
+		predicates = append(predicates, authentication.ChallengeRequestIsNil())
+	}
+	if i.ChallengeRequestNotNil {
+		predicates = append(predicates, authentication.ChallengeRequestNotNil())
+	}
+	if i.ChallengeRequestEqualFold != nil {
+		predicates = append(predicates, authentication.ChallengeRequestEqualFold(*i.ChallengeRequestEqualFold))
+	}
+	if i.ChallengeRequestContainsFold != nil {
+		predicates = append(predicates, authentication.ChallengeRequestContainsFold(*i.ChallengeRequestContainsFold))
+	}
+	if i.AuthenticatedAt != nil {
+		predicates = append(predicates, authentication.AuthenticatedAtEQ(*i.AuthenticatedAt))
+	}
+	if i.AuthenticatedAtNEQ != nil {
+		predicates = append(predicates, authentication.AuthenticatedAtNEQ(*i.AuthenticatedAtNEQ))
+	}
+	if len(i.AuthenticatedAtIn) > 0 {
+		predicates = append(predicates, authentication.AuthenticatedAtIn(i.AuthenticatedAtIn...))
+	}
+	if len(i.AuthenticatedAtNotIn) > 0 {
+		predicates = append(predicates, authentication.AuthenticatedAtNotIn(i.AuthenticatedAtNotIn...))
+	}
+	if i.AuthenticatedAtGT != nil {
+		predicates = append(predicates, authentication.AuthenticatedAtGT(*i.AuthenticatedAtGT))
+	}
+	if i.AuthenticatedAtGTE != nil {
+		predicates = append(predicates, authentication.AuthenticatedAtGTE(*i.AuthenticatedAtGTE))
+	}
+	if i.AuthenticatedAtLT != nil {
+		predicates = append(predicates, authentication.AuthenticatedAtLT(*i.AuthenticatedAtLT))
+	}
+	if i.AuthenticatedAtLTE != nil {
+		predicates = append(predicates, authentication.AuthenticatedAtLTE(*i.AuthenticatedAtLTE))
+	}
+	if i.AuthenticatedAtIsNil {
+		predicates = append(predicates, authentication.AuthenticatedAtIsNil())
+	}
+	if i.AuthenticatedAtNotNil {
+		predicates = append(predicates, authentication.AuthenticatedAtNotNil())
+	}
+
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyAuthenticationWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return authentication.And(predicates...), nil
 	}
 }
 

@@ -4,6 +4,12 @@ package ent
 
 // DisplayAmount is the amount in major units with its currency code,
 // e.g. "USD 12.34" (JPY has no decimals, KWD three).
+func (_m *Authentication) DisplayAmount() string {
+	return _m.Currency.Display(_m.Amount)
+}
+
+// DisplayAmount is the amount in major units with its currency code,
+// e.g. "USD 12.34" (JPY has no decimals, KWD three).
 func (_m *Capture) DisplayAmount() string {
 	return _m.Currency.Display(_m.Amount)
 }

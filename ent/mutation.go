@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"switchyard/ent/apikey"
 	"switchyard/ent/auditentry"
+	"switchyard/ent/authentication"
 	"switchyard/ent/billingsubscription"
 	"switchyard/ent/capture"
 	"switchyard/ent/coupon"
@@ -56,6 +57,7 @@ const (
 	// Node types.
 	TypeAPIKey                   = "APIKey"
 	TypeAuditEntry               = "AuditEntry"
+	TypeAuthentication           = "Authentication"
 	TypeBillingSubscription      = "BillingSubscription"
 	TypeCapture                  = "Capture"
 	TypeCoupon                   = "Coupon"
@@ -1786,6 +1788,2926 @@ func (m *AuditEntryMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *AuditEntryMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown AuditEntry edge %s", name)
+}
+
+// AuthenticationMutation represents an operation that mutates the Authentication nodes in the graph.
+type AuthenticationMutation struct {
+	config
+	op                            Op
+	typ                           string
+	id                            *string
+	merchant_id                   *string
+	created_at                    *time.Time
+	modified_at                   *time.Time
+	error_code                    *string
+	error_message                 *string
+	profile_id                    *string
+	status                        *authentication.Status
+	amount                        *int64
+	addamount                     *int64
+	currency                      *schematype.Currency
+	authentication_connector      *string
+	merchant_connector_id         *string
+	return_url                    *string
+	force_3ds_challenge           *bool
+	psd2_sca_exemption_type       *string
+	profile_acquirer_id           *string
+	acquirer_details              *map[string]interface{}
+	customer_details              *map[string]interface{}
+	billing                       *map[string]interface{}
+	shipping                      *map[string]interface{}
+	browser_information           *map[string]interface{}
+	email                         *string
+	client_secret                 *string
+	card_last4                    *string
+	card_bin                      *string
+	card_network                  *string
+	card_exp_month                *string
+	card_exp_year                 *string
+	trans_status                  *string
+	eci                           *string
+	cavv_sealed                   *[]byte
+	ds_trans_id                   *string
+	acs_trans_id                  *string
+	threeds_server_transaction_id *string
+	message_version               *string
+	acs_url                       *string
+	challenge_request             *string
+	eligibility_check_data        *map[string]interface{}
+	authenticated_at              *time.Time
+	clearedFields                 map[string]struct{}
+	done                          bool
+	oldValue                      func(context.Context) (*Authentication, error)
+	predicates                    []predicate.Authentication
+}
+
+var _ ent.Mutation = (*AuthenticationMutation)(nil)
+
+// authenticationOption allows management of the mutation configuration using functional options.
+type authenticationOption func(*AuthenticationMutation)
+
+// newAuthenticationMutation creates new mutation for the Authentication entity.
+func newAuthenticationMutation(c config, op Op, opts ...authenticationOption) *AuthenticationMutation {
+	m := &AuthenticationMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeAuthentication,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withAuthenticationID sets the ID field of the mutation.
+func withAuthenticationID(id string) authenticationOption {
+	return func(m *AuthenticationMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Authentication
+		)
+		m.oldValue = func(ctx context.Context) (*Authentication, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Authentication.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withAuthentication sets the old Authentication of the mutation.
+func withAuthentication(node *Authentication) authenticationOption {
+	return func(m *AuthenticationMutation) {
+		m.oldValue = func(context.Context) (*Authentication, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m AuthenticationMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m AuthenticationMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of Authentication entities.
+func (m *AuthenticationMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *AuthenticationMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *AuthenticationMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Authentication.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetMerchantID sets the "merchant_id" field.
+func (m *AuthenticationMutation) SetMerchantID(s string) {
+	m.merchant_id = &s
+}
+
+// MerchantID returns the value of the "merchant_id" field in the mutation.
+func (m *AuthenticationMutation) MerchantID() (r string, exists bool) {
+	v := m.merchant_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMerchantID returns the old "merchant_id" field's value of the Authentication entity.
+// If the Authentication object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthenticationMutation) OldMerchantID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMerchantID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMerchantID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMerchantID: %w", err)
+	}
+	return oldValue.MerchantID, nil
+}
+
+// ResetMerchantID resets all changes to the "merchant_id" field.
+func (m *AuthenticationMutation) ResetMerchantID() {
+	m.merchant_id = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *AuthenticationMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *AuthenticationMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Authentication entity.
+// If the Authentication object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthenticationMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *AuthenticationMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetModifiedAt sets the "modified_at" field.
+func (m *AuthenticationMutation) SetModifiedAt(t time.Time) {
+	m.modified_at = &t
+}
+
+// ModifiedAt returns the value of the "modified_at" field in the mutation.
+func (m *AuthenticationMutation) ModifiedAt() (r time.Time, exists bool) {
+	v := m.modified_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldModifiedAt returns the old "modified_at" field's value of the Authentication entity.
+// If the Authentication object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthenticationMutation) OldModifiedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldModifiedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldModifiedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldModifiedAt: %w", err)
+	}
+	return oldValue.ModifiedAt, nil
+}
+
+// ResetModifiedAt resets all changes to the "modified_at" field.
+func (m *AuthenticationMutation) ResetModifiedAt() {
+	m.modified_at = nil
+}
+
+// SetErrorCode sets the "error_code" field.
+func (m *AuthenticationMutation) SetErrorCode(s string) {
+	m.error_code = &s
+}
+
+// ErrorCode returns the value of the "error_code" field in the mutation.
+func (m *AuthenticationMutation) ErrorCode() (r string, exists bool) {
+	v := m.error_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldErrorCode returns the old "error_code" field's value of the Authentication entity.
+// If the Authentication object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthenticationMutation) OldErrorCode(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldErrorCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldErrorCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldErrorCode: %w", err)
+	}
+	return oldValue.ErrorCode, nil
+}
+
+// ClearErrorCode clears the value of the "error_code" field.
+func (m *AuthenticationMutation) ClearErrorCode() {
+	m.error_code = nil
+	m.clearedFields[authentication.FieldErrorCode] = struct{}{}
+}
+
+// ErrorCodeCleared returns if the "error_code" field was cleared in this mutation.
+func (m *AuthenticationMutation) ErrorCodeCleared() bool {
+	_, ok := m.clearedFields[authentication.FieldErrorCode]
+	return ok
+}
+
+// ResetErrorCode resets all changes to the "error_code" field.
+func (m *AuthenticationMutation) ResetErrorCode() {
+	m.error_code = nil
+	delete(m.clearedFields, authentication.FieldErrorCode)
+}
+
+// SetErrorMessage sets the "error_message" field.
+func (m *AuthenticationMutation) SetErrorMessage(s string) {
+	m.error_message = &s
+}
+
+// ErrorMessage returns the value of the "error_message" field in the mutation.
+func (m *AuthenticationMutation) ErrorMessage() (r string, exists bool) {
+	v := m.error_message
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldErrorMessage returns the old "error_message" field's value of the Authentication entity.
+// If the Authentication object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthenticationMutation) OldErrorMessage(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldErrorMessage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldErrorMessage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldErrorMessage: %w", err)
+	}
+	return oldValue.ErrorMessage, nil
+}
+
+// ClearErrorMessage clears the value of the "error_message" field.
+func (m *AuthenticationMutation) ClearErrorMessage() {
+	m.error_message = nil
+	m.clearedFields[authentication.FieldErrorMessage] = struct{}{}
+}
+
+// ErrorMessageCleared returns if the "error_message" field was cleared in this mutation.
+func (m *AuthenticationMutation) ErrorMessageCleared() bool {
+	_, ok := m.clearedFields[authentication.FieldErrorMessage]
+	return ok
+}
+
+// ResetErrorMessage resets all changes to the "error_message" field.
+func (m *AuthenticationMutation) ResetErrorMessage() {
+	m.error_message = nil
+	delete(m.clearedFields, authentication.FieldErrorMessage)
+}
+
+// SetProfileID sets the "profile_id" field.
+func (m *AuthenticationMutation) SetProfileID(s string) {
+	m.profile_id = &s
+}
+
+// ProfileID returns the value of the "profile_id" field in the mutation.
+func (m *AuthenticationMutation) ProfileID() (r string, exists bool) {
+	v := m.profile_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProfileID returns the old "profile_id" field's value of the Authentication entity.
+// If the Authentication object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthenticationMutation) OldProfileID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProfileID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProfileID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProfileID: %w", err)
+	}
+	return oldValue.ProfileID, nil
+}
+
+// ResetProfileID resets all changes to the "profile_id" field.
+func (m *AuthenticationMutation) ResetProfileID() {
+	m.profile_id = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *AuthenticationMutation) SetStatus(a authentication.Status) {
+	m.status = &a
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *AuthenticationMutation) Status() (r authentication.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the Authentication entity.
+// If the Authentication object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthenticationMutation) OldStatus(ctx context.Context) (v authentication.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *AuthenticationMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetAmount sets the "amount" field.
+func (m *AuthenticationMutation) SetAmount(i int64) {
+	m.amount = &i
+	m.addamount = nil
+}
+
+// Amount returns the value of the "amount" field in the mutation.
+func (m *AuthenticationMutation) Amount() (r int64, exists bool) {
+	v := m.amount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAmount returns the old "amount" field's value of the Authentication entity.
+// If the Authentication object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthenticationMutation) OldAmount(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAmount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAmount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAmount: %w", err)
+	}
+	return oldValue.Amount, nil
+}
+
+// AddAmount adds i to the "amount" field.
+func (m *AuthenticationMutation) AddAmount(i int64) {
+	if m.addamount != nil {
+		*m.addamount += i
+	} else {
+		m.addamount = &i
+	}
+}
+
+// AddedAmount returns the value that was added to the "amount" field in this mutation.
+func (m *AuthenticationMutation) AddedAmount() (r int64, exists bool) {
+	v := m.addamount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAmount resets all changes to the "amount" field.
+func (m *AuthenticationMutation) ResetAmount() {
+	m.amount = nil
+	m.addamount = nil
+}
+
+// SetCurrency sets the "currency" field.
+func (m *AuthenticationMutation) SetCurrency(s schematype.Currency) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *AuthenticationMutation) Currency() (r schematype.Currency, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the Authentication entity.
+// If the Authentication object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthenticationMutation) OldCurrency(ctx context.Context) (v schematype.Currency, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *AuthenticationMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// SetAuthenticationConnector sets the "authentication_connector" field.
+func (m *AuthenticationMutation) SetAuthenticationConnector(s string) {
+	m.authentication_connector = &s
+}
+
+// AuthenticationConnector returns the value of the "authentication_connector" field in the mutation.
+func (m *AuthenticationMutation) AuthenticationConnector() (r string, exists bool) {
+	v := m.authentication_connector
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAuthenticationConnector returns the old "authentication_connector" field's value of the Authentication entity.
+// If the Authentication object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthenticationMutation) OldAuthenticationConnector(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAuthenticationConnector is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAuthenticationConnector requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAuthenticationConnector: %w", err)
+	}
+	return oldValue.AuthenticationConnector, nil
+}
+
+// ClearAuthenticationConnector clears the value of the "authentication_connector" field.
+func (m *AuthenticationMutation) ClearAuthenticationConnector() {
+	m.authentication_connector = nil
+	m.clearedFields[authentication.FieldAuthenticationConnector] = struct{}{}
+}
+
+// AuthenticationConnectorCleared returns if the "authentication_connector" field was cleared in this mutation.
+func (m *AuthenticationMutation) AuthenticationConnectorCleared() bool {
+	_, ok := m.clearedFields[authentication.FieldAuthenticationConnector]
+	return ok
+}
+
+// ResetAuthenticationConnector resets all changes to the "authentication_connector" field.
+func (m *AuthenticationMutation) ResetAuthenticationConnector() {
+	m.authentication_connector = nil
+	delete(m.clearedFields, authentication.FieldAuthenticationConnector)
+}
+
+// SetMerchantConnectorID sets the "merchant_connector_id" field.
+func (m *AuthenticationMutation) SetMerchantConnectorID(s string) {
+	m.merchant_connector_id = &s
+}
+
+// MerchantConnectorID returns the value of the "merchant_connector_id" field in the mutation.
+func (m *AuthenticationMutation) MerchantConnectorID() (r string, exists bool) {
+	v := m.merchant_connector_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMerchantConnectorID returns the old "merchant_connector_id" field's value of the Authentication entity.
+// If the Authentication object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthenticationMutation) OldMerchantConnectorID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMerchantConnectorID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMerchantConnectorID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMerchantConnectorID: %w", err)
+	}
+	return oldValue.MerchantConnectorID, nil
+}
+
+// ClearMerchantConnectorID clears the value of the "merchant_connector_id" field.
+func (m *AuthenticationMutation) ClearMerchantConnectorID() {
+	m.merchant_connector_id = nil
+	m.clearedFields[authentication.FieldMerchantConnectorID] = struct{}{}
+}
+
+// MerchantConnectorIDCleared returns if the "merchant_connector_id" field was cleared in this mutation.
+func (m *AuthenticationMutation) MerchantConnectorIDCleared() bool {
+	_, ok := m.clearedFields[authentication.FieldMerchantConnectorID]
+	return ok
+}
+
+// ResetMerchantConnectorID resets all changes to the "merchant_connector_id" field.
+func (m *AuthenticationMutation) ResetMerchantConnectorID() {
+	m.merchant_connector_id = nil
+	delete(m.clearedFields, authentication.FieldMerchantConnectorID)
+}
+
+// SetReturnURL sets the "return_url" field.
+func (m *AuthenticationMutation) SetReturnURL(s string) {
+	m.return_url = &s
+}
+
+// ReturnURL returns the value of the "return_url" field in the mutation.
+func (m *AuthenticationMutation) ReturnURL() (r string, exists bool) {
+	v := m.return_url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReturnURL returns the old "return_url" field's value of the Authentication entity.
+// If the Authentication object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthenticationMutation) OldReturnURL(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReturnURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReturnURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReturnURL: %w", err)
+	}
+	return oldValue.ReturnURL, nil
+}
+
+// ClearReturnURL clears the value of the "return_url" field.
+func (m *AuthenticationMutation) ClearReturnURL() {
+	m.return_url = nil
+	m.clearedFields[authentication.FieldReturnURL] = struct{}{}
+}
+
+// ReturnURLCleared returns if the "return_url" field was cleared in this mutation.
+func (m *AuthenticationMutation) ReturnURLCleared() bool {
+	_, ok := m.clearedFields[authentication.FieldReturnURL]
+	return ok
+}
+
+// ResetReturnURL resets all changes to the "return_url" field.
+func (m *AuthenticationMutation) ResetReturnURL() {
+	m.return_url = nil
+	delete(m.clearedFields, authentication.FieldReturnURL)
+}
+
+// SetForce3dsChallenge sets the "force_3ds_challenge" field.
+func (m *AuthenticationMutation) SetForce3dsChallenge(b bool) {
+	m.force_3ds_challenge = &b
+}
+
+// Force3dsChallenge returns the value of the "force_3ds_challenge" field in the mutation.
+func (m *AuthenticationMutation) Force3dsChallenge() (r bool, exists bool) {
+	v := m.force_3ds_challenge
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldForce3dsChallenge returns the old "force_3ds_challenge" field's value of the Authentication entity.
+// If the Authentication object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthenticationMutation) OldForce3dsChallenge(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldForce3dsChallenge is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldForce3dsChallenge requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldForce3dsChallenge: %w", err)
+	}
+	return oldValue.Force3dsChallenge, nil
+}
+
+// ResetForce3dsChallenge resets all changes to the "force_3ds_challenge" field.
+func (m *AuthenticationMutation) ResetForce3dsChallenge() {
+	m.force_3ds_challenge = nil
+}
+
+// SetPsd2ScaExemptionType sets the "psd2_sca_exemption_type" field.
+func (m *AuthenticationMutation) SetPsd2ScaExemptionType(s string) {
+	m.psd2_sca_exemption_type = &s
+}
+
+// Psd2ScaExemptionType returns the value of the "psd2_sca_exemption_type" field in the mutation.
+func (m *AuthenticationMutation) Psd2ScaExemptionType() (r string, exists bool) {
+	v := m.psd2_sca_exemption_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPsd2ScaExemptionType returns the old "psd2_sca_exemption_type" field's value of the Authentication entity.
+// If the Authentication object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthenticationMutation) OldPsd2ScaExemptionType(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPsd2ScaExemptionType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPsd2ScaExemptionType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPsd2ScaExemptionType: %w", err)
+	}
+	return oldValue.Psd2ScaExemptionType, nil
+}
+
+// ClearPsd2ScaExemptionType clears the value of the "psd2_sca_exemption_type" field.
+func (m *AuthenticationMutation) ClearPsd2ScaExemptionType() {
+	m.psd2_sca_exemption_type = nil
+	m.clearedFields[authentication.FieldPsd2ScaExemptionType] = struct{}{}
+}
+
+// Psd2ScaExemptionTypeCleared returns if the "psd2_sca_exemption_type" field was cleared in this mutation.
+func (m *AuthenticationMutation) Psd2ScaExemptionTypeCleared() bool {
+	_, ok := m.clearedFields[authentication.FieldPsd2ScaExemptionType]
+	return ok
+}
+
+// ResetPsd2ScaExemptionType resets all changes to the "psd2_sca_exemption_type" field.
+func (m *AuthenticationMutation) ResetPsd2ScaExemptionType() {
+	m.psd2_sca_exemption_type = nil
+	delete(m.clearedFields, authentication.FieldPsd2ScaExemptionType)
+}
+
+// SetProfileAcquirerID sets the "profile_acquirer_id" field.
+func (m *AuthenticationMutation) SetProfileAcquirerID(s string) {
+	m.profile_acquirer_id = &s
+}
+
+// ProfileAcquirerID returns the value of the "profile_acquirer_id" field in the mutation.
+func (m *AuthenticationMutation) ProfileAcquirerID() (r string, exists bool) {
+	v := m.profile_acquirer_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProfileAcquirerID returns the old "profile_acquirer_id" field's value of the Authentication entity.
+// If the Authentication object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthenticationMutation) OldProfileAcquirerID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProfileAcquirerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProfileAcquirerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProfileAcquirerID: %w", err)
+	}
+	return oldValue.ProfileAcquirerID, nil
+}
+
+// ClearProfileAcquirerID clears the value of the "profile_acquirer_id" field.
+func (m *AuthenticationMutation) ClearProfileAcquirerID() {
+	m.profile_acquirer_id = nil
+	m.clearedFields[authentication.FieldProfileAcquirerID] = struct{}{}
+}
+
+// ProfileAcquirerIDCleared returns if the "profile_acquirer_id" field was cleared in this mutation.
+func (m *AuthenticationMutation) ProfileAcquirerIDCleared() bool {
+	_, ok := m.clearedFields[authentication.FieldProfileAcquirerID]
+	return ok
+}
+
+// ResetProfileAcquirerID resets all changes to the "profile_acquirer_id" field.
+func (m *AuthenticationMutation) ResetProfileAcquirerID() {
+	m.profile_acquirer_id = nil
+	delete(m.clearedFields, authentication.FieldProfileAcquirerID)
+}
+
+// SetAcquirerDetails sets the "acquirer_details" field.
+func (m *AuthenticationMutation) SetAcquirerDetails(value map[string]interface{}) {
+	m.acquirer_details = &value
+}
+
+// AcquirerDetails returns the value of the "acquirer_details" field in the mutation.
+func (m *AuthenticationMutation) AcquirerDetails() (r map[string]interface{}, exists bool) {
+	v := m.acquirer_details
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAcquirerDetails returns the old "acquirer_details" field's value of the Authentication entity.
+// If the Authentication object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthenticationMutation) OldAcquirerDetails(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAcquirerDetails is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAcquirerDetails requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAcquirerDetails: %w", err)
+	}
+	return oldValue.AcquirerDetails, nil
+}
+
+// ClearAcquirerDetails clears the value of the "acquirer_details" field.
+func (m *AuthenticationMutation) ClearAcquirerDetails() {
+	m.acquirer_details = nil
+	m.clearedFields[authentication.FieldAcquirerDetails] = struct{}{}
+}
+
+// AcquirerDetailsCleared returns if the "acquirer_details" field was cleared in this mutation.
+func (m *AuthenticationMutation) AcquirerDetailsCleared() bool {
+	_, ok := m.clearedFields[authentication.FieldAcquirerDetails]
+	return ok
+}
+
+// ResetAcquirerDetails resets all changes to the "acquirer_details" field.
+func (m *AuthenticationMutation) ResetAcquirerDetails() {
+	m.acquirer_details = nil
+	delete(m.clearedFields, authentication.FieldAcquirerDetails)
+}
+
+// SetCustomerDetails sets the "customer_details" field.
+func (m *AuthenticationMutation) SetCustomerDetails(value map[string]interface{}) {
+	m.customer_details = &value
+}
+
+// CustomerDetails returns the value of the "customer_details" field in the mutation.
+func (m *AuthenticationMutation) CustomerDetails() (r map[string]interface{}, exists bool) {
+	v := m.customer_details
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomerDetails returns the old "customer_details" field's value of the Authentication entity.
+// If the Authentication object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthenticationMutation) OldCustomerDetails(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomerDetails is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomerDetails requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomerDetails: %w", err)
+	}
+	return oldValue.CustomerDetails, nil
+}
+
+// ClearCustomerDetails clears the value of the "customer_details" field.
+func (m *AuthenticationMutation) ClearCustomerDetails() {
+	m.customer_details = nil
+	m.clearedFields[authentication.FieldCustomerDetails] = struct{}{}
+}
+
+// CustomerDetailsCleared returns if the "customer_details" field was cleared in this mutation.
+func (m *AuthenticationMutation) CustomerDetailsCleared() bool {
+	_, ok := m.clearedFields[authentication.FieldCustomerDetails]
+	return ok
+}
+
+// ResetCustomerDetails resets all changes to the "customer_details" field.
+func (m *AuthenticationMutation) ResetCustomerDetails() {
+	m.customer_details = nil
+	delete(m.clearedFields, authentication.FieldCustomerDetails)
+}
+
+// SetBilling sets the "billing" field.
+func (m *AuthenticationMutation) SetBilling(value map[string]interface{}) {
+	m.billing = &value
+}
+
+// Billing returns the value of the "billing" field in the mutation.
+func (m *AuthenticationMutation) Billing() (r map[string]interface{}, exists bool) {
+	v := m.billing
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBilling returns the old "billing" field's value of the Authentication entity.
+// If the Authentication object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthenticationMutation) OldBilling(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBilling is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBilling requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBilling: %w", err)
+	}
+	return oldValue.Billing, nil
+}
+
+// ClearBilling clears the value of the "billing" field.
+func (m *AuthenticationMutation) ClearBilling() {
+	m.billing = nil
+	m.clearedFields[authentication.FieldBilling] = struct{}{}
+}
+
+// BillingCleared returns if the "billing" field was cleared in this mutation.
+func (m *AuthenticationMutation) BillingCleared() bool {
+	_, ok := m.clearedFields[authentication.FieldBilling]
+	return ok
+}
+
+// ResetBilling resets all changes to the "billing" field.
+func (m *AuthenticationMutation) ResetBilling() {
+	m.billing = nil
+	delete(m.clearedFields, authentication.FieldBilling)
+}
+
+// SetShipping sets the "shipping" field.
+func (m *AuthenticationMutation) SetShipping(value map[string]interface{}) {
+	m.shipping = &value
+}
+
+// Shipping returns the value of the "shipping" field in the mutation.
+func (m *AuthenticationMutation) Shipping() (r map[string]interface{}, exists bool) {
+	v := m.shipping
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldShipping returns the old "shipping" field's value of the Authentication entity.
+// If the Authentication object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthenticationMutation) OldShipping(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldShipping is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldShipping requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldShipping: %w", err)
+	}
+	return oldValue.Shipping, nil
+}
+
+// ClearShipping clears the value of the "shipping" field.
+func (m *AuthenticationMutation) ClearShipping() {
+	m.shipping = nil
+	m.clearedFields[authentication.FieldShipping] = struct{}{}
+}
+
+// ShippingCleared returns if the "shipping" field was cleared in this mutation.
+func (m *AuthenticationMutation) ShippingCleared() bool {
+	_, ok := m.clearedFields[authentication.FieldShipping]
+	return ok
+}
+
+// ResetShipping resets all changes to the "shipping" field.
+func (m *AuthenticationMutation) ResetShipping() {
+	m.shipping = nil
+	delete(m.clearedFields, authentication.FieldShipping)
+}
+
+// SetBrowserInformation sets the "browser_information" field.
+func (m *AuthenticationMutation) SetBrowserInformation(value map[string]interface{}) {
+	m.browser_information = &value
+}
+
+// BrowserInformation returns the value of the "browser_information" field in the mutation.
+func (m *AuthenticationMutation) BrowserInformation() (r map[string]interface{}, exists bool) {
+	v := m.browser_information
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBrowserInformation returns the old "browser_information" field's value of the Authentication entity.
+// If the Authentication object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthenticationMutation) OldBrowserInformation(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBrowserInformation is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBrowserInformation requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBrowserInformation: %w", err)
+	}
+	return oldValue.BrowserInformation, nil
+}
+
+// ClearBrowserInformation clears the value of the "browser_information" field.
+func (m *AuthenticationMutation) ClearBrowserInformation() {
+	m.browser_information = nil
+	m.clearedFields[authentication.FieldBrowserInformation] = struct{}{}
+}
+
+// BrowserInformationCleared returns if the "browser_information" field was cleared in this mutation.
+func (m *AuthenticationMutation) BrowserInformationCleared() bool {
+	_, ok := m.clearedFields[authentication.FieldBrowserInformation]
+	return ok
+}
+
+// ResetBrowserInformation resets all changes to the "browser_information" field.
+func (m *AuthenticationMutation) ResetBrowserInformation() {
+	m.browser_information = nil
+	delete(m.clearedFields, authentication.FieldBrowserInformation)
+}
+
+// SetEmail sets the "email" field.
+func (m *AuthenticationMutation) SetEmail(s string) {
+	m.email = &s
+}
+
+// Email returns the value of the "email" field in the mutation.
+func (m *AuthenticationMutation) Email() (r string, exists bool) {
+	v := m.email
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEmail returns the old "email" field's value of the Authentication entity.
+// If the Authentication object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthenticationMutation) OldEmail(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEmail is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEmail requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEmail: %w", err)
+	}
+	return oldValue.Email, nil
+}
+
+// ClearEmail clears the value of the "email" field.
+func (m *AuthenticationMutation) ClearEmail() {
+	m.email = nil
+	m.clearedFields[authentication.FieldEmail] = struct{}{}
+}
+
+// EmailCleared returns if the "email" field was cleared in this mutation.
+func (m *AuthenticationMutation) EmailCleared() bool {
+	_, ok := m.clearedFields[authentication.FieldEmail]
+	return ok
+}
+
+// ResetEmail resets all changes to the "email" field.
+func (m *AuthenticationMutation) ResetEmail() {
+	m.email = nil
+	delete(m.clearedFields, authentication.FieldEmail)
+}
+
+// SetClientSecret sets the "client_secret" field.
+func (m *AuthenticationMutation) SetClientSecret(s string) {
+	m.client_secret = &s
+}
+
+// ClientSecret returns the value of the "client_secret" field in the mutation.
+func (m *AuthenticationMutation) ClientSecret() (r string, exists bool) {
+	v := m.client_secret
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClientSecret returns the old "client_secret" field's value of the Authentication entity.
+// If the Authentication object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthenticationMutation) OldClientSecret(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClientSecret is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClientSecret requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClientSecret: %w", err)
+	}
+	return oldValue.ClientSecret, nil
+}
+
+// ResetClientSecret resets all changes to the "client_secret" field.
+func (m *AuthenticationMutation) ResetClientSecret() {
+	m.client_secret = nil
+}
+
+// SetCardLast4 sets the "card_last4" field.
+func (m *AuthenticationMutation) SetCardLast4(s string) {
+	m.card_last4 = &s
+}
+
+// CardLast4 returns the value of the "card_last4" field in the mutation.
+func (m *AuthenticationMutation) CardLast4() (r string, exists bool) {
+	v := m.card_last4
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCardLast4 returns the old "card_last4" field's value of the Authentication entity.
+// If the Authentication object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthenticationMutation) OldCardLast4(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCardLast4 is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCardLast4 requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCardLast4: %w", err)
+	}
+	return oldValue.CardLast4, nil
+}
+
+// ClearCardLast4 clears the value of the "card_last4" field.
+func (m *AuthenticationMutation) ClearCardLast4() {
+	m.card_last4 = nil
+	m.clearedFields[authentication.FieldCardLast4] = struct{}{}
+}
+
+// CardLast4Cleared returns if the "card_last4" field was cleared in this mutation.
+func (m *AuthenticationMutation) CardLast4Cleared() bool {
+	_, ok := m.clearedFields[authentication.FieldCardLast4]
+	return ok
+}
+
+// ResetCardLast4 resets all changes to the "card_last4" field.
+func (m *AuthenticationMutation) ResetCardLast4() {
+	m.card_last4 = nil
+	delete(m.clearedFields, authentication.FieldCardLast4)
+}
+
+// SetCardBin sets the "card_bin" field.
+func (m *AuthenticationMutation) SetCardBin(s string) {
+	m.card_bin = &s
+}
+
+// CardBin returns the value of the "card_bin" field in the mutation.
+func (m *AuthenticationMutation) CardBin() (r string, exists bool) {
+	v := m.card_bin
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCardBin returns the old "card_bin" field's value of the Authentication entity.
+// If the Authentication object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthenticationMutation) OldCardBin(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCardBin is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCardBin requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCardBin: %w", err)
+	}
+	return oldValue.CardBin, nil
+}
+
+// ClearCardBin clears the value of the "card_bin" field.
+func (m *AuthenticationMutation) ClearCardBin() {
+	m.card_bin = nil
+	m.clearedFields[authentication.FieldCardBin] = struct{}{}
+}
+
+// CardBinCleared returns if the "card_bin" field was cleared in this mutation.
+func (m *AuthenticationMutation) CardBinCleared() bool {
+	_, ok := m.clearedFields[authentication.FieldCardBin]
+	return ok
+}
+
+// ResetCardBin resets all changes to the "card_bin" field.
+func (m *AuthenticationMutation) ResetCardBin() {
+	m.card_bin = nil
+	delete(m.clearedFields, authentication.FieldCardBin)
+}
+
+// SetCardNetwork sets the "card_network" field.
+func (m *AuthenticationMutation) SetCardNetwork(s string) {
+	m.card_network = &s
+}
+
+// CardNetwork returns the value of the "card_network" field in the mutation.
+func (m *AuthenticationMutation) CardNetwork() (r string, exists bool) {
+	v := m.card_network
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCardNetwork returns the old "card_network" field's value of the Authentication entity.
+// If the Authentication object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthenticationMutation) OldCardNetwork(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCardNetwork is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCardNetwork requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCardNetwork: %w", err)
+	}
+	return oldValue.CardNetwork, nil
+}
+
+// ClearCardNetwork clears the value of the "card_network" field.
+func (m *AuthenticationMutation) ClearCardNetwork() {
+	m.card_network = nil
+	m.clearedFields[authentication.FieldCardNetwork] = struct{}{}
+}
+
+// CardNetworkCleared returns if the "card_network" field was cleared in this mutation.
+func (m *AuthenticationMutation) CardNetworkCleared() bool {
+	_, ok := m.clearedFields[authentication.FieldCardNetwork]
+	return ok
+}
+
+// ResetCardNetwork resets all changes to the "card_network" field.
+func (m *AuthenticationMutation) ResetCardNetwork() {
+	m.card_network = nil
+	delete(m.clearedFields, authentication.FieldCardNetwork)
+}
+
+// SetCardExpMonth sets the "card_exp_month" field.
+func (m *AuthenticationMutation) SetCardExpMonth(s string) {
+	m.card_exp_month = &s
+}
+
+// CardExpMonth returns the value of the "card_exp_month" field in the mutation.
+func (m *AuthenticationMutation) CardExpMonth() (r string, exists bool) {
+	v := m.card_exp_month
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCardExpMonth returns the old "card_exp_month" field's value of the Authentication entity.
+// If the Authentication object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthenticationMutation) OldCardExpMonth(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCardExpMonth is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCardExpMonth requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCardExpMonth: %w", err)
+	}
+	return oldValue.CardExpMonth, nil
+}
+
+// ClearCardExpMonth clears the value of the "card_exp_month" field.
+func (m *AuthenticationMutation) ClearCardExpMonth() {
+	m.card_exp_month = nil
+	m.clearedFields[authentication.FieldCardExpMonth] = struct{}{}
+}
+
+// CardExpMonthCleared returns if the "card_exp_month" field was cleared in this mutation.
+func (m *AuthenticationMutation) CardExpMonthCleared() bool {
+	_, ok := m.clearedFields[authentication.FieldCardExpMonth]
+	return ok
+}
+
+// ResetCardExpMonth resets all changes to the "card_exp_month" field.
+func (m *AuthenticationMutation) ResetCardExpMonth() {
+	m.card_exp_month = nil
+	delete(m.clearedFields, authentication.FieldCardExpMonth)
+}
+
+// SetCardExpYear sets the "card_exp_year" field.
+func (m *AuthenticationMutation) SetCardExpYear(s string) {
+	m.card_exp_year = &s
+}
+
+// CardExpYear returns the value of the "card_exp_year" field in the mutation.
+func (m *AuthenticationMutation) CardExpYear() (r string, exists bool) {
+	v := m.card_exp_year
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCardExpYear returns the old "card_exp_year" field's value of the Authentication entity.
+// If the Authentication object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthenticationMutation) OldCardExpYear(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCardExpYear is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCardExpYear requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCardExpYear: %w", err)
+	}
+	return oldValue.CardExpYear, nil
+}
+
+// ClearCardExpYear clears the value of the "card_exp_year" field.
+func (m *AuthenticationMutation) ClearCardExpYear() {
+	m.card_exp_year = nil
+	m.clearedFields[authentication.FieldCardExpYear] = struct{}{}
+}
+
+// CardExpYearCleared returns if the "card_exp_year" field was cleared in this mutation.
+func (m *AuthenticationMutation) CardExpYearCleared() bool {
+	_, ok := m.clearedFields[authentication.FieldCardExpYear]
+	return ok
+}
+
+// ResetCardExpYear resets all changes to the "card_exp_year" field.
+func (m *AuthenticationMutation) ResetCardExpYear() {
+	m.card_exp_year = nil
+	delete(m.clearedFields, authentication.FieldCardExpYear)
+}
+
+// SetTransStatus sets the "trans_status" field.
+func (m *AuthenticationMutation) SetTransStatus(s string) {
+	m.trans_status = &s
+}
+
+// TransStatus returns the value of the "trans_status" field in the mutation.
+func (m *AuthenticationMutation) TransStatus() (r string, exists bool) {
+	v := m.trans_status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTransStatus returns the old "trans_status" field's value of the Authentication entity.
+// If the Authentication object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthenticationMutation) OldTransStatus(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTransStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTransStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTransStatus: %w", err)
+	}
+	return oldValue.TransStatus, nil
+}
+
+// ClearTransStatus clears the value of the "trans_status" field.
+func (m *AuthenticationMutation) ClearTransStatus() {
+	m.trans_status = nil
+	m.clearedFields[authentication.FieldTransStatus] = struct{}{}
+}
+
+// TransStatusCleared returns if the "trans_status" field was cleared in this mutation.
+func (m *AuthenticationMutation) TransStatusCleared() bool {
+	_, ok := m.clearedFields[authentication.FieldTransStatus]
+	return ok
+}
+
+// ResetTransStatus resets all changes to the "trans_status" field.
+func (m *AuthenticationMutation) ResetTransStatus() {
+	m.trans_status = nil
+	delete(m.clearedFields, authentication.FieldTransStatus)
+}
+
+// SetEci sets the "eci" field.
+func (m *AuthenticationMutation) SetEci(s string) {
+	m.eci = &s
+}
+
+// Eci returns the value of the "eci" field in the mutation.
+func (m *AuthenticationMutation) Eci() (r string, exists bool) {
+	v := m.eci
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEci returns the old "eci" field's value of the Authentication entity.
+// If the Authentication object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthenticationMutation) OldEci(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEci is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEci requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEci: %w", err)
+	}
+	return oldValue.Eci, nil
+}
+
+// ClearEci clears the value of the "eci" field.
+func (m *AuthenticationMutation) ClearEci() {
+	m.eci = nil
+	m.clearedFields[authentication.FieldEci] = struct{}{}
+}
+
+// EciCleared returns if the "eci" field was cleared in this mutation.
+func (m *AuthenticationMutation) EciCleared() bool {
+	_, ok := m.clearedFields[authentication.FieldEci]
+	return ok
+}
+
+// ResetEci resets all changes to the "eci" field.
+func (m *AuthenticationMutation) ResetEci() {
+	m.eci = nil
+	delete(m.clearedFields, authentication.FieldEci)
+}
+
+// SetCavvSealed sets the "cavv_sealed" field.
+func (m *AuthenticationMutation) SetCavvSealed(b []byte) {
+	m.cavv_sealed = &b
+}
+
+// CavvSealed returns the value of the "cavv_sealed" field in the mutation.
+func (m *AuthenticationMutation) CavvSealed() (r []byte, exists bool) {
+	v := m.cavv_sealed
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCavvSealed returns the old "cavv_sealed" field's value of the Authentication entity.
+// If the Authentication object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthenticationMutation) OldCavvSealed(ctx context.Context) (v []byte, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCavvSealed is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCavvSealed requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCavvSealed: %w", err)
+	}
+	return oldValue.CavvSealed, nil
+}
+
+// ClearCavvSealed clears the value of the "cavv_sealed" field.
+func (m *AuthenticationMutation) ClearCavvSealed() {
+	m.cavv_sealed = nil
+	m.clearedFields[authentication.FieldCavvSealed] = struct{}{}
+}
+
+// CavvSealedCleared returns if the "cavv_sealed" field was cleared in this mutation.
+func (m *AuthenticationMutation) CavvSealedCleared() bool {
+	_, ok := m.clearedFields[authentication.FieldCavvSealed]
+	return ok
+}
+
+// ResetCavvSealed resets all changes to the "cavv_sealed" field.
+func (m *AuthenticationMutation) ResetCavvSealed() {
+	m.cavv_sealed = nil
+	delete(m.clearedFields, authentication.FieldCavvSealed)
+}
+
+// SetDsTransID sets the "ds_trans_id" field.
+func (m *AuthenticationMutation) SetDsTransID(s string) {
+	m.ds_trans_id = &s
+}
+
+// DsTransID returns the value of the "ds_trans_id" field in the mutation.
+func (m *AuthenticationMutation) DsTransID() (r string, exists bool) {
+	v := m.ds_trans_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDsTransID returns the old "ds_trans_id" field's value of the Authentication entity.
+// If the Authentication object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthenticationMutation) OldDsTransID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDsTransID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDsTransID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDsTransID: %w", err)
+	}
+	return oldValue.DsTransID, nil
+}
+
+// ClearDsTransID clears the value of the "ds_trans_id" field.
+func (m *AuthenticationMutation) ClearDsTransID() {
+	m.ds_trans_id = nil
+	m.clearedFields[authentication.FieldDsTransID] = struct{}{}
+}
+
+// DsTransIDCleared returns if the "ds_trans_id" field was cleared in this mutation.
+func (m *AuthenticationMutation) DsTransIDCleared() bool {
+	_, ok := m.clearedFields[authentication.FieldDsTransID]
+	return ok
+}
+
+// ResetDsTransID resets all changes to the "ds_trans_id" field.
+func (m *AuthenticationMutation) ResetDsTransID() {
+	m.ds_trans_id = nil
+	delete(m.clearedFields, authentication.FieldDsTransID)
+}
+
+// SetAcsTransID sets the "acs_trans_id" field.
+func (m *AuthenticationMutation) SetAcsTransID(s string) {
+	m.acs_trans_id = &s
+}
+
+// AcsTransID returns the value of the "acs_trans_id" field in the mutation.
+func (m *AuthenticationMutation) AcsTransID() (r string, exists bool) {
+	v := m.acs_trans_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAcsTransID returns the old "acs_trans_id" field's value of the Authentication entity.
+// If the Authentication object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthenticationMutation) OldAcsTransID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAcsTransID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAcsTransID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAcsTransID: %w", err)
+	}
+	return oldValue.AcsTransID, nil
+}
+
+// ClearAcsTransID clears the value of the "acs_trans_id" field.
+func (m *AuthenticationMutation) ClearAcsTransID() {
+	m.acs_trans_id = nil
+	m.clearedFields[authentication.FieldAcsTransID] = struct{}{}
+}
+
+// AcsTransIDCleared returns if the "acs_trans_id" field was cleared in this mutation.
+func (m *AuthenticationMutation) AcsTransIDCleared() bool {
+	_, ok := m.clearedFields[authentication.FieldAcsTransID]
+	return ok
+}
+
+// ResetAcsTransID resets all changes to the "acs_trans_id" field.
+func (m *AuthenticationMutation) ResetAcsTransID() {
+	m.acs_trans_id = nil
+	delete(m.clearedFields, authentication.FieldAcsTransID)
+}
+
+// SetThreedsServerTransactionID sets the "threeds_server_transaction_id" field.
+func (m *AuthenticationMutation) SetThreedsServerTransactionID(s string) {
+	m.threeds_server_transaction_id = &s
+}
+
+// ThreedsServerTransactionID returns the value of the "threeds_server_transaction_id" field in the mutation.
+func (m *AuthenticationMutation) ThreedsServerTransactionID() (r string, exists bool) {
+	v := m.threeds_server_transaction_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldThreedsServerTransactionID returns the old "threeds_server_transaction_id" field's value of the Authentication entity.
+// If the Authentication object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthenticationMutation) OldThreedsServerTransactionID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldThreedsServerTransactionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldThreedsServerTransactionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldThreedsServerTransactionID: %w", err)
+	}
+	return oldValue.ThreedsServerTransactionID, nil
+}
+
+// ClearThreedsServerTransactionID clears the value of the "threeds_server_transaction_id" field.
+func (m *AuthenticationMutation) ClearThreedsServerTransactionID() {
+	m.threeds_server_transaction_id = nil
+	m.clearedFields[authentication.FieldThreedsServerTransactionID] = struct{}{}
+}
+
+// ThreedsServerTransactionIDCleared returns if the "threeds_server_transaction_id" field was cleared in this mutation.
+func (m *AuthenticationMutation) ThreedsServerTransactionIDCleared() bool {
+	_, ok := m.clearedFields[authentication.FieldThreedsServerTransactionID]
+	return ok
+}
+
+// ResetThreedsServerTransactionID resets all changes to the "threeds_server_transaction_id" field.
+func (m *AuthenticationMutation) ResetThreedsServerTransactionID() {
+	m.threeds_server_transaction_id = nil
+	delete(m.clearedFields, authentication.FieldThreedsServerTransactionID)
+}
+
+// SetMessageVersion sets the "message_version" field.
+func (m *AuthenticationMutation) SetMessageVersion(s string) {
+	m.message_version = &s
+}
+
+// MessageVersion returns the value of the "message_version" field in the mutation.
+func (m *AuthenticationMutation) MessageVersion() (r string, exists bool) {
+	v := m.message_version
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMessageVersion returns the old "message_version" field's value of the Authentication entity.
+// If the Authentication object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthenticationMutation) OldMessageVersion(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMessageVersion is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMessageVersion requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMessageVersion: %w", err)
+	}
+	return oldValue.MessageVersion, nil
+}
+
+// ClearMessageVersion clears the value of the "message_version" field.
+func (m *AuthenticationMutation) ClearMessageVersion() {
+	m.message_version = nil
+	m.clearedFields[authentication.FieldMessageVersion] = struct{}{}
+}
+
+// MessageVersionCleared returns if the "message_version" field was cleared in this mutation.
+func (m *AuthenticationMutation) MessageVersionCleared() bool {
+	_, ok := m.clearedFields[authentication.FieldMessageVersion]
+	return ok
+}
+
+// ResetMessageVersion resets all changes to the "message_version" field.
+func (m *AuthenticationMutation) ResetMessageVersion() {
+	m.message_version = nil
+	delete(m.clearedFields, authentication.FieldMessageVersion)
+}
+
+// SetAcsURL sets the "acs_url" field.
+func (m *AuthenticationMutation) SetAcsURL(s string) {
+	m.acs_url = &s
+}
+
+// AcsURL returns the value of the "acs_url" field in the mutation.
+func (m *AuthenticationMutation) AcsURL() (r string, exists bool) {
+	v := m.acs_url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAcsURL returns the old "acs_url" field's value of the Authentication entity.
+// If the Authentication object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthenticationMutation) OldAcsURL(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAcsURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAcsURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAcsURL: %w", err)
+	}
+	return oldValue.AcsURL, nil
+}
+
+// ClearAcsURL clears the value of the "acs_url" field.
+func (m *AuthenticationMutation) ClearAcsURL() {
+	m.acs_url = nil
+	m.clearedFields[authentication.FieldAcsURL] = struct{}{}
+}
+
+// AcsURLCleared returns if the "acs_url" field was cleared in this mutation.
+func (m *AuthenticationMutation) AcsURLCleared() bool {
+	_, ok := m.clearedFields[authentication.FieldAcsURL]
+	return ok
+}
+
+// ResetAcsURL resets all changes to the "acs_url" field.
+func (m *AuthenticationMutation) ResetAcsURL() {
+	m.acs_url = nil
+	delete(m.clearedFields, authentication.FieldAcsURL)
+}
+
+// SetChallengeRequest sets the "challenge_request" field.
+func (m *AuthenticationMutation) SetChallengeRequest(s string) {
+	m.challenge_request = &s
+}
+
+// ChallengeRequest returns the value of the "challenge_request" field in the mutation.
+func (m *AuthenticationMutation) ChallengeRequest() (r string, exists bool) {
+	v := m.challenge_request
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChallengeRequest returns the old "challenge_request" field's value of the Authentication entity.
+// If the Authentication object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthenticationMutation) OldChallengeRequest(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChallengeRequest is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChallengeRequest requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChallengeRequest: %w", err)
+	}
+	return oldValue.ChallengeRequest, nil
+}
+
+// ClearChallengeRequest clears the value of the "challenge_request" field.
+func (m *AuthenticationMutation) ClearChallengeRequest() {
+	m.challenge_request = nil
+	m.clearedFields[authentication.FieldChallengeRequest] = struct{}{}
+}
+
+// ChallengeRequestCleared returns if the "challenge_request" field was cleared in this mutation.
+func (m *AuthenticationMutation) ChallengeRequestCleared() bool {
+	_, ok := m.clearedFields[authentication.FieldChallengeRequest]
+	return ok
+}
+
+// ResetChallengeRequest resets all changes to the "challenge_request" field.
+func (m *AuthenticationMutation) ResetChallengeRequest() {
+	m.challenge_request = nil
+	delete(m.clearedFields, authentication.FieldChallengeRequest)
+}
+
+// SetEligibilityCheckData sets the "eligibility_check_data" field.
+func (m *AuthenticationMutation) SetEligibilityCheckData(value map[string]interface{}) {
+	m.eligibility_check_data = &value
+}
+
+// EligibilityCheckData returns the value of the "eligibility_check_data" field in the mutation.
+func (m *AuthenticationMutation) EligibilityCheckData() (r map[string]interface{}, exists bool) {
+	v := m.eligibility_check_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEligibilityCheckData returns the old "eligibility_check_data" field's value of the Authentication entity.
+// If the Authentication object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthenticationMutation) OldEligibilityCheckData(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEligibilityCheckData is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEligibilityCheckData requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEligibilityCheckData: %w", err)
+	}
+	return oldValue.EligibilityCheckData, nil
+}
+
+// ClearEligibilityCheckData clears the value of the "eligibility_check_data" field.
+func (m *AuthenticationMutation) ClearEligibilityCheckData() {
+	m.eligibility_check_data = nil
+	m.clearedFields[authentication.FieldEligibilityCheckData] = struct{}{}
+}
+
+// EligibilityCheckDataCleared returns if the "eligibility_check_data" field was cleared in this mutation.
+func (m *AuthenticationMutation) EligibilityCheckDataCleared() bool {
+	_, ok := m.clearedFields[authentication.FieldEligibilityCheckData]
+	return ok
+}
+
+// ResetEligibilityCheckData resets all changes to the "eligibility_check_data" field.
+func (m *AuthenticationMutation) ResetEligibilityCheckData() {
+	m.eligibility_check_data = nil
+	delete(m.clearedFields, authentication.FieldEligibilityCheckData)
+}
+
+// SetAuthenticatedAt sets the "authenticated_at" field.
+func (m *AuthenticationMutation) SetAuthenticatedAt(t time.Time) {
+	m.authenticated_at = &t
+}
+
+// AuthenticatedAt returns the value of the "authenticated_at" field in the mutation.
+func (m *AuthenticationMutation) AuthenticatedAt() (r time.Time, exists bool) {
+	v := m.authenticated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAuthenticatedAt returns the old "authenticated_at" field's value of the Authentication entity.
+// If the Authentication object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AuthenticationMutation) OldAuthenticatedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAuthenticatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAuthenticatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAuthenticatedAt: %w", err)
+	}
+	return oldValue.AuthenticatedAt, nil
+}
+
+// ClearAuthenticatedAt clears the value of the "authenticated_at" field.
+func (m *AuthenticationMutation) ClearAuthenticatedAt() {
+	m.authenticated_at = nil
+	m.clearedFields[authentication.FieldAuthenticatedAt] = struct{}{}
+}
+
+// AuthenticatedAtCleared returns if the "authenticated_at" field was cleared in this mutation.
+func (m *AuthenticationMutation) AuthenticatedAtCleared() bool {
+	_, ok := m.clearedFields[authentication.FieldAuthenticatedAt]
+	return ok
+}
+
+// ResetAuthenticatedAt resets all changes to the "authenticated_at" field.
+func (m *AuthenticationMutation) ResetAuthenticatedAt() {
+	m.authenticated_at = nil
+	delete(m.clearedFields, authentication.FieldAuthenticatedAt)
+}
+
+// Where appends a list predicates to the AuthenticationMutation builder.
+func (m *AuthenticationMutation) Where(ps ...predicate.Authentication) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the AuthenticationMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *AuthenticationMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Authentication, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *AuthenticationMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *AuthenticationMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Authentication).
+func (m *AuthenticationMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *AuthenticationMutation) Fields() []string {
+	fields := make([]string, 0, 38)
+	if m.merchant_id != nil {
+		fields = append(fields, authentication.FieldMerchantID)
+	}
+	if m.created_at != nil {
+		fields = append(fields, authentication.FieldCreatedAt)
+	}
+	if m.modified_at != nil {
+		fields = append(fields, authentication.FieldModifiedAt)
+	}
+	if m.error_code != nil {
+		fields = append(fields, authentication.FieldErrorCode)
+	}
+	if m.error_message != nil {
+		fields = append(fields, authentication.FieldErrorMessage)
+	}
+	if m.profile_id != nil {
+		fields = append(fields, authentication.FieldProfileID)
+	}
+	if m.status != nil {
+		fields = append(fields, authentication.FieldStatus)
+	}
+	if m.amount != nil {
+		fields = append(fields, authentication.FieldAmount)
+	}
+	if m.currency != nil {
+		fields = append(fields, authentication.FieldCurrency)
+	}
+	if m.authentication_connector != nil {
+		fields = append(fields, authentication.FieldAuthenticationConnector)
+	}
+	if m.merchant_connector_id != nil {
+		fields = append(fields, authentication.FieldMerchantConnectorID)
+	}
+	if m.return_url != nil {
+		fields = append(fields, authentication.FieldReturnURL)
+	}
+	if m.force_3ds_challenge != nil {
+		fields = append(fields, authentication.FieldForce3dsChallenge)
+	}
+	if m.psd2_sca_exemption_type != nil {
+		fields = append(fields, authentication.FieldPsd2ScaExemptionType)
+	}
+	if m.profile_acquirer_id != nil {
+		fields = append(fields, authentication.FieldProfileAcquirerID)
+	}
+	if m.acquirer_details != nil {
+		fields = append(fields, authentication.FieldAcquirerDetails)
+	}
+	if m.customer_details != nil {
+		fields = append(fields, authentication.FieldCustomerDetails)
+	}
+	if m.billing != nil {
+		fields = append(fields, authentication.FieldBilling)
+	}
+	if m.shipping != nil {
+		fields = append(fields, authentication.FieldShipping)
+	}
+	if m.browser_information != nil {
+		fields = append(fields, authentication.FieldBrowserInformation)
+	}
+	if m.email != nil {
+		fields = append(fields, authentication.FieldEmail)
+	}
+	if m.client_secret != nil {
+		fields = append(fields, authentication.FieldClientSecret)
+	}
+	if m.card_last4 != nil {
+		fields = append(fields, authentication.FieldCardLast4)
+	}
+	if m.card_bin != nil {
+		fields = append(fields, authentication.FieldCardBin)
+	}
+	if m.card_network != nil {
+		fields = append(fields, authentication.FieldCardNetwork)
+	}
+	if m.card_exp_month != nil {
+		fields = append(fields, authentication.FieldCardExpMonth)
+	}
+	if m.card_exp_year != nil {
+		fields = append(fields, authentication.FieldCardExpYear)
+	}
+	if m.trans_status != nil {
+		fields = append(fields, authentication.FieldTransStatus)
+	}
+	if m.eci != nil {
+		fields = append(fields, authentication.FieldEci)
+	}
+	if m.cavv_sealed != nil {
+		fields = append(fields, authentication.FieldCavvSealed)
+	}
+	if m.ds_trans_id != nil {
+		fields = append(fields, authentication.FieldDsTransID)
+	}
+	if m.acs_trans_id != nil {
+		fields = append(fields, authentication.FieldAcsTransID)
+	}
+	if m.threeds_server_transaction_id != nil {
+		fields = append(fields, authentication.FieldThreedsServerTransactionID)
+	}
+	if m.message_version != nil {
+		fields = append(fields, authentication.FieldMessageVersion)
+	}
+	if m.acs_url != nil {
+		fields = append(fields, authentication.FieldAcsURL)
+	}
+	if m.challenge_request != nil {
+		fields = append(fields, authentication.FieldChallengeRequest)
+	}
+	if m.eligibility_check_data != nil {
+		fields = append(fields, authentication.FieldEligibilityCheckData)
+	}
+	if m.authenticated_at != nil {
+		fields = append(fields, authentication.FieldAuthenticatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *AuthenticationMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case authentication.FieldMerchantID:
+		return m.MerchantID()
+	case authentication.FieldCreatedAt:
+		return m.CreatedAt()
+	case authentication.FieldModifiedAt:
+		return m.ModifiedAt()
+	case authentication.FieldErrorCode:
+		return m.ErrorCode()
+	case authentication.FieldErrorMessage:
+		return m.ErrorMessage()
+	case authentication.FieldProfileID:
+		return m.ProfileID()
+	case authentication.FieldStatus:
+		return m.Status()
+	case authentication.FieldAmount:
+		return m.Amount()
+	case authentication.FieldCurrency:
+		return m.Currency()
+	case authentication.FieldAuthenticationConnector:
+		return m.AuthenticationConnector()
+	case authentication.FieldMerchantConnectorID:
+		return m.MerchantConnectorID()
+	case authentication.FieldReturnURL:
+		return m.ReturnURL()
+	case authentication.FieldForce3dsChallenge:
+		return m.Force3dsChallenge()
+	case authentication.FieldPsd2ScaExemptionType:
+		return m.Psd2ScaExemptionType()
+	case authentication.FieldProfileAcquirerID:
+		return m.ProfileAcquirerID()
+	case authentication.FieldAcquirerDetails:
+		return m.AcquirerDetails()
+	case authentication.FieldCustomerDetails:
+		return m.CustomerDetails()
+	case authentication.FieldBilling:
+		return m.Billing()
+	case authentication.FieldShipping:
+		return m.Shipping()
+	case authentication.FieldBrowserInformation:
+		return m.BrowserInformation()
+	case authentication.FieldEmail:
+		return m.Email()
+	case authentication.FieldClientSecret:
+		return m.ClientSecret()
+	case authentication.FieldCardLast4:
+		return m.CardLast4()
+	case authentication.FieldCardBin:
+		return m.CardBin()
+	case authentication.FieldCardNetwork:
+		return m.CardNetwork()
+	case authentication.FieldCardExpMonth:
+		return m.CardExpMonth()
+	case authentication.FieldCardExpYear:
+		return m.CardExpYear()
+	case authentication.FieldTransStatus:
+		return m.TransStatus()
+	case authentication.FieldEci:
+		return m.Eci()
+	case authentication.FieldCavvSealed:
+		return m.CavvSealed()
+	case authentication.FieldDsTransID:
+		return m.DsTransID()
+	case authentication.FieldAcsTransID:
+		return m.AcsTransID()
+	case authentication.FieldThreedsServerTransactionID:
+		return m.ThreedsServerTransactionID()
+	case authentication.FieldMessageVersion:
+		return m.MessageVersion()
+	case authentication.FieldAcsURL:
+		return m.AcsURL()
+	case authentication.FieldChallengeRequest:
+		return m.ChallengeRequest()
+	case authentication.FieldEligibilityCheckData:
+		return m.EligibilityCheckData()
+	case authentication.FieldAuthenticatedAt:
+		return m.AuthenticatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *AuthenticationMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case authentication.FieldMerchantID:
+		return m.OldMerchantID(ctx)
+	case authentication.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case authentication.FieldModifiedAt:
+		return m.OldModifiedAt(ctx)
+	case authentication.FieldErrorCode:
+		return m.OldErrorCode(ctx)
+	case authentication.FieldErrorMessage:
+		return m.OldErrorMessage(ctx)
+	case authentication.FieldProfileID:
+		return m.OldProfileID(ctx)
+	case authentication.FieldStatus:
+		return m.OldStatus(ctx)
+	case authentication.FieldAmount:
+		return m.OldAmount(ctx)
+	case authentication.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case authentication.FieldAuthenticationConnector:
+		return m.OldAuthenticationConnector(ctx)
+	case authentication.FieldMerchantConnectorID:
+		return m.OldMerchantConnectorID(ctx)
+	case authentication.FieldReturnURL:
+		return m.OldReturnURL(ctx)
+	case authentication.FieldForce3dsChallenge:
+		return m.OldForce3dsChallenge(ctx)
+	case authentication.FieldPsd2ScaExemptionType:
+		return m.OldPsd2ScaExemptionType(ctx)
+	case authentication.FieldProfileAcquirerID:
+		return m.OldProfileAcquirerID(ctx)
+	case authentication.FieldAcquirerDetails:
+		return m.OldAcquirerDetails(ctx)
+	case authentication.FieldCustomerDetails:
+		return m.OldCustomerDetails(ctx)
+	case authentication.FieldBilling:
+		return m.OldBilling(ctx)
+	case authentication.FieldShipping:
+		return m.OldShipping(ctx)
+	case authentication.FieldBrowserInformation:
+		return m.OldBrowserInformation(ctx)
+	case authentication.FieldEmail:
+		return m.OldEmail(ctx)
+	case authentication.FieldClientSecret:
+		return m.OldClientSecret(ctx)
+	case authentication.FieldCardLast4:
+		return m.OldCardLast4(ctx)
+	case authentication.FieldCardBin:
+		return m.OldCardBin(ctx)
+	case authentication.FieldCardNetwork:
+		return m.OldCardNetwork(ctx)
+	case authentication.FieldCardExpMonth:
+		return m.OldCardExpMonth(ctx)
+	case authentication.FieldCardExpYear:
+		return m.OldCardExpYear(ctx)
+	case authentication.FieldTransStatus:
+		return m.OldTransStatus(ctx)
+	case authentication.FieldEci:
+		return m.OldEci(ctx)
+	case authentication.FieldCavvSealed:
+		return m.OldCavvSealed(ctx)
+	case authentication.FieldDsTransID:
+		return m.OldDsTransID(ctx)
+	case authentication.FieldAcsTransID:
+		return m.OldAcsTransID(ctx)
+	case authentication.FieldThreedsServerTransactionID:
+		return m.OldThreedsServerTransactionID(ctx)
+	case authentication.FieldMessageVersion:
+		return m.OldMessageVersion(ctx)
+	case authentication.FieldAcsURL:
+		return m.OldAcsURL(ctx)
+	case authentication.FieldChallengeRequest:
+		return m.OldChallengeRequest(ctx)
+	case authentication.FieldEligibilityCheckData:
+		return m.OldEligibilityCheckData(ctx)
+	case authentication.FieldAuthenticatedAt:
+		return m.OldAuthenticatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown Authentication field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *AuthenticationMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case authentication.FieldMerchantID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMerchantID(v)
+		return nil
+	case authentication.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case authentication.FieldModifiedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModifiedAt(v)
+		return nil
+	case authentication.FieldErrorCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetErrorCode(v)
+		return nil
+	case authentication.FieldErrorMessage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetErrorMessage(v)
+		return nil
+	case authentication.FieldProfileID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProfileID(v)
+		return nil
+	case authentication.FieldStatus:
+		v, ok := value.(authentication.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case authentication.FieldAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAmount(v)
+		return nil
+	case authentication.FieldCurrency:
+		v, ok := value.(schematype.Currency)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case authentication.FieldAuthenticationConnector:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAuthenticationConnector(v)
+		return nil
+	case authentication.FieldMerchantConnectorID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMerchantConnectorID(v)
+		return nil
+	case authentication.FieldReturnURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReturnURL(v)
+		return nil
+	case authentication.FieldForce3dsChallenge:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetForce3dsChallenge(v)
+		return nil
+	case authentication.FieldPsd2ScaExemptionType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPsd2ScaExemptionType(v)
+		return nil
+	case authentication.FieldProfileAcquirerID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProfileAcquirerID(v)
+		return nil
+	case authentication.FieldAcquirerDetails:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAcquirerDetails(v)
+		return nil
+	case authentication.FieldCustomerDetails:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomerDetails(v)
+		return nil
+	case authentication.FieldBilling:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBilling(v)
+		return nil
+	case authentication.FieldShipping:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetShipping(v)
+		return nil
+	case authentication.FieldBrowserInformation:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBrowserInformation(v)
+		return nil
+	case authentication.FieldEmail:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEmail(v)
+		return nil
+	case authentication.FieldClientSecret:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClientSecret(v)
+		return nil
+	case authentication.FieldCardLast4:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCardLast4(v)
+		return nil
+	case authentication.FieldCardBin:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCardBin(v)
+		return nil
+	case authentication.FieldCardNetwork:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCardNetwork(v)
+		return nil
+	case authentication.FieldCardExpMonth:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCardExpMonth(v)
+		return nil
+	case authentication.FieldCardExpYear:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCardExpYear(v)
+		return nil
+	case authentication.FieldTransStatus:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTransStatus(v)
+		return nil
+	case authentication.FieldEci:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEci(v)
+		return nil
+	case authentication.FieldCavvSealed:
+		v, ok := value.([]byte)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCavvSealed(v)
+		return nil
+	case authentication.FieldDsTransID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDsTransID(v)
+		return nil
+	case authentication.FieldAcsTransID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAcsTransID(v)
+		return nil
+	case authentication.FieldThreedsServerTransactionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetThreedsServerTransactionID(v)
+		return nil
+	case authentication.FieldMessageVersion:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMessageVersion(v)
+		return nil
+	case authentication.FieldAcsURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAcsURL(v)
+		return nil
+	case authentication.FieldChallengeRequest:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChallengeRequest(v)
+		return nil
+	case authentication.FieldEligibilityCheckData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEligibilityCheckData(v)
+		return nil
+	case authentication.FieldAuthenticatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAuthenticatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Authentication field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *AuthenticationMutation) AddedFields() []string {
+	var fields []string
+	if m.addamount != nil {
+		fields = append(fields, authentication.FieldAmount)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *AuthenticationMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case authentication.FieldAmount:
+		return m.AddedAmount()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *AuthenticationMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case authentication.FieldAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAmount(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Authentication numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *AuthenticationMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(authentication.FieldErrorCode) {
+		fields = append(fields, authentication.FieldErrorCode)
+	}
+	if m.FieldCleared(authentication.FieldErrorMessage) {
+		fields = append(fields, authentication.FieldErrorMessage)
+	}
+	if m.FieldCleared(authentication.FieldAuthenticationConnector) {
+		fields = append(fields, authentication.FieldAuthenticationConnector)
+	}
+	if m.FieldCleared(authentication.FieldMerchantConnectorID) {
+		fields = append(fields, authentication.FieldMerchantConnectorID)
+	}
+	if m.FieldCleared(authentication.FieldReturnURL) {
+		fields = append(fields, authentication.FieldReturnURL)
+	}
+	if m.FieldCleared(authentication.FieldPsd2ScaExemptionType) {
+		fields = append(fields, authentication.FieldPsd2ScaExemptionType)
+	}
+	if m.FieldCleared(authentication.FieldProfileAcquirerID) {
+		fields = append(fields, authentication.FieldProfileAcquirerID)
+	}
+	if m.FieldCleared(authentication.FieldAcquirerDetails) {
+		fields = append(fields, authentication.FieldAcquirerDetails)
+	}
+	if m.FieldCleared(authentication.FieldCustomerDetails) {
+		fields = append(fields, authentication.FieldCustomerDetails)
+	}
+	if m.FieldCleared(authentication.FieldBilling) {
+		fields = append(fields, authentication.FieldBilling)
+	}
+	if m.FieldCleared(authentication.FieldShipping) {
+		fields = append(fields, authentication.FieldShipping)
+	}
+	if m.FieldCleared(authentication.FieldBrowserInformation) {
+		fields = append(fields, authentication.FieldBrowserInformation)
+	}
+	if m.FieldCleared(authentication.FieldEmail) {
+		fields = append(fields, authentication.FieldEmail)
+	}
+	if m.FieldCleared(authentication.FieldCardLast4) {
+		fields = append(fields, authentication.FieldCardLast4)
+	}
+	if m.FieldCleared(authentication.FieldCardBin) {
+		fields = append(fields, authentication.FieldCardBin)
+	}
+	if m.FieldCleared(authentication.FieldCardNetwork) {
+		fields = append(fields, authentication.FieldCardNetwork)
+	}
+	if m.FieldCleared(authentication.FieldCardExpMonth) {
+		fields = append(fields, authentication.FieldCardExpMonth)
+	}
+	if m.FieldCleared(authentication.FieldCardExpYear) {
+		fields = append(fields, authentication.FieldCardExpYear)
+	}
+	if m.FieldCleared(authentication.FieldTransStatus) {
+		fields = append(fields, authentication.FieldTransStatus)
+	}
+	if m.FieldCleared(authentication.FieldEci) {
+		fields = append(fields, authentication.FieldEci)
+	}
+	if m.FieldCleared(authentication.FieldCavvSealed) {
+		fields = append(fields, authentication.FieldCavvSealed)
+	}
+	if m.FieldCleared(authentication.FieldDsTransID) {
+		fields = append(fields, authentication.FieldDsTransID)
+	}
+	if m.FieldCleared(authentication.FieldAcsTransID) {
+		fields = append(fields, authentication.FieldAcsTransID)
+	}
+	if m.FieldCleared(authentication.FieldThreedsServerTransactionID) {
+		fields = append(fields, authentication.FieldThreedsServerTransactionID)
+	}
+	if m.FieldCleared(authentication.FieldMessageVersion) {
+		fields = append(fields, authentication.FieldMessageVersion)
+	}
+	if m.FieldCleared(authentication.FieldAcsURL) {
+		fields = append(fields, authentication.FieldAcsURL)
+	}
+	if m.FieldCleared(authentication.FieldChallengeRequest) {
+		fields = append(fields, authentication.FieldChallengeRequest)
+	}
+	if m.FieldCleared(authentication.FieldEligibilityCheckData) {
+		fields = append(fields, authentication.FieldEligibilityCheckData)
+	}
+	if m.FieldCleared(authentication.FieldAuthenticatedAt) {
+		fields = append(fields, authentication.FieldAuthenticatedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *AuthenticationMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *AuthenticationMutation) ClearField(name string) error {
+	switch name {
+	case authentication.FieldErrorCode:
+		m.ClearErrorCode()
+		return nil
+	case authentication.FieldErrorMessage:
+		m.ClearErrorMessage()
+		return nil
+	case authentication.FieldAuthenticationConnector:
+		m.ClearAuthenticationConnector()
+		return nil
+	case authentication.FieldMerchantConnectorID:
+		m.ClearMerchantConnectorID()
+		return nil
+	case authentication.FieldReturnURL:
+		m.ClearReturnURL()
+		return nil
+	case authentication.FieldPsd2ScaExemptionType:
+		m.ClearPsd2ScaExemptionType()
+		return nil
+	case authentication.FieldProfileAcquirerID:
+		m.ClearProfileAcquirerID()
+		return nil
+	case authentication.FieldAcquirerDetails:
+		m.ClearAcquirerDetails()
+		return nil
+	case authentication.FieldCustomerDetails:
+		m.ClearCustomerDetails()
+		return nil
+	case authentication.FieldBilling:
+		m.ClearBilling()
+		return nil
+	case authentication.FieldShipping:
+		m.ClearShipping()
+		return nil
+	case authentication.FieldBrowserInformation:
+		m.ClearBrowserInformation()
+		return nil
+	case authentication.FieldEmail:
+		m.ClearEmail()
+		return nil
+	case authentication.FieldCardLast4:
+		m.ClearCardLast4()
+		return nil
+	case authentication.FieldCardBin:
+		m.ClearCardBin()
+		return nil
+	case authentication.FieldCardNetwork:
+		m.ClearCardNetwork()
+		return nil
+	case authentication.FieldCardExpMonth:
+		m.ClearCardExpMonth()
+		return nil
+	case authentication.FieldCardExpYear:
+		m.ClearCardExpYear()
+		return nil
+	case authentication.FieldTransStatus:
+		m.ClearTransStatus()
+		return nil
+	case authentication.FieldEci:
+		m.ClearEci()
+		return nil
+	case authentication.FieldCavvSealed:
+		m.ClearCavvSealed()
+		return nil
+	case authentication.FieldDsTransID:
+		m.ClearDsTransID()
+		return nil
+	case authentication.FieldAcsTransID:
+		m.ClearAcsTransID()
+		return nil
+	case authentication.FieldThreedsServerTransactionID:
+		m.ClearThreedsServerTransactionID()
+		return nil
+	case authentication.FieldMessageVersion:
+		m.ClearMessageVersion()
+		return nil
+	case authentication.FieldAcsURL:
+		m.ClearAcsURL()
+		return nil
+	case authentication.FieldChallengeRequest:
+		m.ClearChallengeRequest()
+		return nil
+	case authentication.FieldEligibilityCheckData:
+		m.ClearEligibilityCheckData()
+		return nil
+	case authentication.FieldAuthenticatedAt:
+		m.ClearAuthenticatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Authentication nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *AuthenticationMutation) ResetField(name string) error {
+	switch name {
+	case authentication.FieldMerchantID:
+		m.ResetMerchantID()
+		return nil
+	case authentication.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case authentication.FieldModifiedAt:
+		m.ResetModifiedAt()
+		return nil
+	case authentication.FieldErrorCode:
+		m.ResetErrorCode()
+		return nil
+	case authentication.FieldErrorMessage:
+		m.ResetErrorMessage()
+		return nil
+	case authentication.FieldProfileID:
+		m.ResetProfileID()
+		return nil
+	case authentication.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case authentication.FieldAmount:
+		m.ResetAmount()
+		return nil
+	case authentication.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case authentication.FieldAuthenticationConnector:
+		m.ResetAuthenticationConnector()
+		return nil
+	case authentication.FieldMerchantConnectorID:
+		m.ResetMerchantConnectorID()
+		return nil
+	case authentication.FieldReturnURL:
+		m.ResetReturnURL()
+		return nil
+	case authentication.FieldForce3dsChallenge:
+		m.ResetForce3dsChallenge()
+		return nil
+	case authentication.FieldPsd2ScaExemptionType:
+		m.ResetPsd2ScaExemptionType()
+		return nil
+	case authentication.FieldProfileAcquirerID:
+		m.ResetProfileAcquirerID()
+		return nil
+	case authentication.FieldAcquirerDetails:
+		m.ResetAcquirerDetails()
+		return nil
+	case authentication.FieldCustomerDetails:
+		m.ResetCustomerDetails()
+		return nil
+	case authentication.FieldBilling:
+		m.ResetBilling()
+		return nil
+	case authentication.FieldShipping:
+		m.ResetShipping()
+		return nil
+	case authentication.FieldBrowserInformation:
+		m.ResetBrowserInformation()
+		return nil
+	case authentication.FieldEmail:
+		m.ResetEmail()
+		return nil
+	case authentication.FieldClientSecret:
+		m.ResetClientSecret()
+		return nil
+	case authentication.FieldCardLast4:
+		m.ResetCardLast4()
+		return nil
+	case authentication.FieldCardBin:
+		m.ResetCardBin()
+		return nil
+	case authentication.FieldCardNetwork:
+		m.ResetCardNetwork()
+		return nil
+	case authentication.FieldCardExpMonth:
+		m.ResetCardExpMonth()
+		return nil
+	case authentication.FieldCardExpYear:
+		m.ResetCardExpYear()
+		return nil
+	case authentication.FieldTransStatus:
+		m.ResetTransStatus()
+		return nil
+	case authentication.FieldEci:
+		m.ResetEci()
+		return nil
+	case authentication.FieldCavvSealed:
+		m.ResetCavvSealed()
+		return nil
+	case authentication.FieldDsTransID:
+		m.ResetDsTransID()
+		return nil
+	case authentication.FieldAcsTransID:
+		m.ResetAcsTransID()
+		return nil
+	case authentication.FieldThreedsServerTransactionID:
+		m.ResetThreedsServerTransactionID()
+		return nil
+	case authentication.FieldMessageVersion:
+		m.ResetMessageVersion()
+		return nil
+	case authentication.FieldAcsURL:
+		m.ResetAcsURL()
+		return nil
+	case authentication.FieldChallengeRequest:
+		m.ResetChallengeRequest()
+		return nil
+	case authentication.FieldEligibilityCheckData:
+		m.ResetEligibilityCheckData()
+		return nil
+	case authentication.FieldAuthenticatedAt:
+		m.ResetAuthenticatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Authentication field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *AuthenticationMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *AuthenticationMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *AuthenticationMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *AuthenticationMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *AuthenticationMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *AuthenticationMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *AuthenticationMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown Authentication unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *AuthenticationMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown Authentication edge %s", name)
 }
 
 // BillingSubscriptionMutation represents an operation that mutates the BillingSubscription nodes in the graph.

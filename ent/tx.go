@@ -18,6 +18,8 @@ type Tx struct {
 	APIKey *APIKeyClient
 	// AuditEntry is the client for interacting with the AuditEntry builders.
 	AuditEntry *AuditEntryClient
+	// Authentication is the client for interacting with the Authentication builders.
+	Authentication *AuthenticationClient
 	// BillingSubscription is the client for interacting with the BillingSubscription builders.
 	BillingSubscription *BillingSubscriptionClient
 	// Capture is the client for interacting with the Capture builders.
@@ -207,6 +209,7 @@ func (tx *Tx) Client() *Client {
 func (tx *Tx) init() {
 	tx.APIKey = NewAPIKeyClient(tx.config)
 	tx.AuditEntry = NewAuditEntryClient(tx.config)
+	tx.Authentication = NewAuthenticationClient(tx.config)
 	tx.BillingSubscription = NewBillingSubscriptionClient(tx.config)
 	tx.Capture = NewCaptureClient(tx.config)
 	tx.Coupon = NewCouponClient(tx.config)

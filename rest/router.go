@@ -10,6 +10,7 @@ import (
 	"switchyard/internal/auth"
 	"switchyard/internal/idempotency"
 	"switchyard/payments"
+	"switchyard/payments/authentication"
 	"switchyard/payments/connector"
 	"switchyard/payments/customer"
 	"switchyard/payments/errs"
@@ -44,6 +45,9 @@ type Deps struct {
 	Webhooks Retrier
 	// SDKURL is where payment link pages load Hyperswitch's checkout SDK.
 	SDKURL string
+
+	// Authentications runs external 3-D Secure (/authentication).
+	Authentications *authentication.Service
 }
 
 // Register adds the REST routes to mux.
@@ -73,6 +77,7 @@ func Register(mux *http.ServeMux, d Deps) {
 	registerPaymentsList(a, d.Payments)
 	registerPayouts(a, d.Payouts)
 	registerSubscriptions(a, d.Billing)
+	registerAuthentications(a, d.Authentications)
 	registerEvents(a, d.Events, d.Webhooks)
 	setDefaultPaymentMethod := defaultPaymentMethodRoute(a, d.Customers)
 	mux.HandleFunc("GET /openapi.json", openAPIHandler(mux, func(method, path string) bool {

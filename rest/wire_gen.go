@@ -327,6 +327,188 @@ type partnerDetails struct {
 	MerchantDetails map[string]any `json:"merchant_details"`
 }
 
+// authenticationCreateRequest is Hyperswitch's AuthenticationCreateRequest
+// (POST /authentication). authentication_id is read and ignored, as
+// Hyperswitch does: the id is always made here.
+type authenticationCreateRequest struct {
+	AuthenticationID        *string        `json:"authentication_id"`
+	ProfileID               *string        `json:"profile_id"`
+	Amount                  *int64         `json:"amount"`
+	AuthenticationConnector *string        `json:"authentication_connector"`
+	Currency                *string        `json:"currency"`
+	ReturnURL               *string        `json:"return_url"`
+	Force3DSChallenge       *bool          `json:"force_3ds_challenge"`
+	Psd2ScaExemptionType    *string        `json:"psd2_sca_exemption_type"`
+	ProfileAcquirerID       *string        `json:"profile_acquirer_id"`
+	AcquirerDetails         map[string]any `json:"acquirer_details"`
+	CustomerDetails         map[string]any `json:"customer_details"`
+}
+
+// authenticationResponse is the spec's AuthenticationResponse.
+type authenticationResponse struct {
+	AuthenticationID        string         `json:"authentication_id"`
+	MerchantID              string         `json:"merchant_id"`
+	Status                  string         `json:"status"`
+	ClientSecret            *string        `json:"client_secret"`
+	Amount                  int64          `json:"amount"`
+	Currency                string         `json:"currency"`
+	AuthenticationConnector *string        `json:"authentication_connector"`
+	Force3DSChallenge       *bool          `json:"force_3ds_challenge"`
+	ReturnURL               *string        `json:"return_url"`
+	CreatedAt               *Timestamp     `json:"created_at"`
+	ErrorCode               *string        `json:"error_code"`
+	ErrorMessage            *string        `json:"error_message"`
+	ProfileID               *string        `json:"profile_id"`
+	Psd2ScaExemptionType    *string        `json:"psd2_sca_exemption_type"`
+	AcquirerDetails         map[string]any `json:"acquirer_details"`
+	ProfileAcquirerID       *string        `json:"profile_acquirer_id"`
+	CustomerDetails         map[string]any `json:"customer_details"`
+}
+
+// authenticationEligibilityRequest is the spec's AuthenticationEligibilityRequest.
+type authenticationEligibilityRequest struct {
+	PaymentMethodData  *paymentMethodDataIn       `json:"payment_method_data"`
+	PaymentMethod      *string                    `json:"payment_method"`
+	PaymentMethodType  *string                    `json:"payment_method_type"`
+	ClientSecret       *string                    `json:"client_secret"`
+	ProfileID          *string                    `json:"profile_id"`
+	Billing            *schematype.AddressWrapper `json:"billing"`
+	Shipping           *schematype.AddressWrapper `json:"shipping"`
+	BrowserInformation *payments.BrowserInfo      `json:"browser_information"`
+	Email              *string                    `json:"email"`
+}
+
+// authenticationEligibilityResponse is the spec's AuthenticationEligibilityResponse.
+type authenticationEligibilityResponse struct {
+	AuthenticationID          string                     `json:"authentication_id"`
+	NextAction                authenticationNextAction   `json:"next_action"`
+	Status                    string                     `json:"status"`
+	EligibilityResponseParams map[string]any             `json:"eligibility_response_params"`
+	ConnectorMetadata         map[string]any             `json:"connector_metadata"`
+	ProfileID                 string                     `json:"profile_id"`
+	ErrorMessage              *string                    `json:"error_message"`
+	ErrorCode                 *string                    `json:"error_code"`
+	AuthenticationConnector   *string                    `json:"authentication_connector"`
+	Billing                   *schematype.AddressWrapper `json:"billing"`
+	Shipping                  *schematype.AddressWrapper `json:"shipping"`
+	BrowserInformation        *payments.BrowserInfo      `json:"browser_information"`
+	Email                     *string                    `json:"email"`
+	AcquirerDetails           map[string]any             `json:"acquirer_details"`
+}
+
+// authenticationNextAction is the spec's NextAction.
+type authenticationNextAction struct {
+	URL        string `json:"url"`
+	HTTPMethod string `json:"http_method"`
+}
+
+// authenticationAuthenticateRequest is the spec's AuthenticationAuthenticateRequest.
+type authenticationAuthenticateRequest struct {
+	ClientSecret         *string        `json:"client_secret"`
+	SDKInformation       map[string]any `json:"sdk_information"`
+	DeviceChannel        *string        `json:"device_channel"`
+	ThreedsMethodCompInd *string        `json:"threeds_method_comp_ind"`
+}
+
+// authenticationAuthenticateResponse is the spec's AuthenticationAuthenticateResponse.
+type authenticationAuthenticateResponse struct {
+	TransStatus                *string        `json:"trans_status"`
+	AcsURL                     string         `json:"acs_url"`
+	ChallengeRequest           *string        `json:"challenge_request"`
+	AcsReferenceNumber         *string        `json:"acs_reference_number"`
+	AcsTransID                 *string        `json:"acs_trans_id"`
+	ThreeDSServerTransactionID *string        `json:"three_ds_server_transaction_id"`
+	AcsSignedContent           *string        `json:"acs_signed_content"`
+	ThreeDSRequestorURL        string         `json:"three_ds_requestor_url"`
+	ThreeDSRequestorAppURL     *string        `json:"three_ds_requestor_app_url"`
+	ErrorMessage               string         `json:"error_message"`
+	ErrorCode                  string         `json:"error_code"`
+	AuthenticationValue        string         `json:"authentication_value"`
+	Status                     string         `json:"status"`
+	AuthenticationConnector    *string        `json:"authentication_connector"`
+	AuthenticationID           string         `json:"authentication_id"`
+	Eci                        string         `json:"eci"`
+	AcquirerDetails            map[string]any `json:"acquirer_details"`
+}
+
+// authenticationSyncRequest is the spec's AuthenticationSyncRequest.
+type authenticationSyncRequest struct {
+	ClientSecret         *string        `json:"client_secret"`
+	PaymentMethodDetails map[string]any `json:"payment_method_details"`
+}
+
+// authenticationSyncResponse is the spec's AuthenticationSyncResponse.
+type authenticationSyncResponse struct {
+	AuthenticationID           string                     `json:"authentication_id"`
+	MerchantID                 string                     `json:"merchant_id"`
+	Status                     string                     `json:"status"`
+	ClientSecret               *string                    `json:"client_secret"`
+	Amount                     int64                      `json:"amount"`
+	Currency                   string                     `json:"currency"`
+	AuthenticationConnector    *string                    `json:"authentication_connector"`
+	Force3DSChallenge          *bool                      `json:"force_3ds_challenge"`
+	ReturnURL                  *string                    `json:"return_url"`
+	CreatedAt                  Timestamp                  `json:"created_at"`
+	ProfileID                  string                     `json:"profile_id"`
+	Psd2ScaExemptionType       *string                    `json:"psd2_sca_exemption_type"`
+	AcquirerDetails            map[string]any             `json:"acquirer_details"`
+	ThreedsServerTransactionID *string                    `json:"threeds_server_transaction_id"`
+	MaximumSupported3DSVersion *string                    `json:"maximum_supported_3ds_version"`
+	ConnectorAuthenticationID  *string                    `json:"connector_authentication_id"`
+	ThreeDSMethodData          *string                    `json:"three_ds_method_data"`
+	ThreeDSMethodURL           *string                    `json:"three_ds_method_url"`
+	MessageVersion             *string                    `json:"message_version"`
+	ConnectorMetadata          map[string]any             `json:"connector_metadata"`
+	DirectoryServerID          *string                    `json:"directory_server_id"`
+	PaymentMethodData          map[string]any             `json:"payment_method_data"`
+	VaultTokenData             map[string]any             `json:"vault_token_data"`
+	AuthenticationDetails      map[string]any             `json:"authentication_details"`
+	Billing                    *schematype.AddressWrapper `json:"billing"`
+	Shipping                   *schematype.AddressWrapper `json:"shipping"`
+	BrowserInformation         *payments.BrowserInfo      `json:"browser_information"`
+	Email                      *string                    `json:"email"`
+	TransStatus                *string                    `json:"trans_status"`
+	AcsURL                     *string                    `json:"acs_url"`
+	ChallengeRequest           *string                    `json:"challenge_request"`
+	AcsReferenceNumber         *string                    `json:"acs_reference_number"`
+	AcsTransID                 *string                    `json:"acs_trans_id"`
+	AcsSignedContent           *string                    `json:"acs_signed_content"`
+	ThreeDSRequestorURL        *string                    `json:"three_ds_requestor_url"`
+	ThreeDSRequestorAppURL     *string                    `json:"three_ds_requestor_app_url"`
+	Eci                        *string                    `json:"eci"`
+	ErrorMessage               *string                    `json:"error_message"`
+	ErrorCode                  *string                    `json:"error_code"`
+	ProfileAcquirerID          *string                    `json:"profile_acquirer_id"`
+}
+
+// authenticationSessionTokenRequest is the spec's AuthenticationSessionTokenRequest.
+type authenticationSessionTokenRequest struct {
+	ClientSecret *string `json:"client_secret"`
+}
+
+// authenticationSessionResponse is the spec's AuthenticationSessionResponse.
+type authenticationSessionResponse struct {
+	AuthenticationID string           `json:"authentication_id"`
+	SessionToken     []map[string]any `json:"session_token"`
+}
+
+// authenticationEligibilityCheckRequest is the spec's AuthenticationEligibilityCheckRequest.
+type authenticationEligibilityCheckRequest struct {
+	ClientSecret         *string        `json:"client_secret"`
+	EligibilityCheckData map[string]any `json:"eligibility_check_data"`
+}
+
+// authenticationEligibilityCheckResponse is the spec's AuthenticationEligibilityCheckResponse.
+type authenticationEligibilityCheckResponse struct {
+	AuthenticationID string `json:"authentication_id"`
+	SDKNextAction    string `json:"sdk_next_action"`
+}
+
+// authenticationRetrieveEligibilityCheckResponse is the spec's AuthenticationRetrieveEligibilityCheckResponse.
+type authenticationRetrieveEligibilityCheckResponse struct {
+	EligibilityCheckData map[string]any `json:"eligibility_check_data"`
+}
+
 // merchantAccountMembers are the members MerchantAccountCreate and
 // MerchantAccountUpdate share.
 type merchantAccountMembers struct {

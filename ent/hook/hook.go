@@ -32,6 +32,18 @@ func (f AuditEntryFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, 
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.AuditEntryMutation", m)
 }
 
+// The AuthenticationFunc type is an adapter to allow the use of ordinary
+// function as Authentication mutator.
+type AuthenticationFunc func(context.Context, *ent.AuthenticationMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f AuthenticationFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.AuthenticationMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.AuthenticationMutation", m)
+}
+
 // The BillingSubscriptionFunc type is an adapter to allow the use of ordinary
 // function as BillingSubscription mutator.
 type BillingSubscriptionFunc func(context.Context, *ent.BillingSubscriptionMutation) (ent.Value, error)

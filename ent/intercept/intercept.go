@@ -9,6 +9,7 @@ import (
 	"switchyard/ent"
 	"switchyard/ent/apikey"
 	"switchyard/ent/auditentry"
+	"switchyard/ent/authentication"
 	"switchyard/ent/billingsubscription"
 	"switchyard/ent/capture"
 	"switchyard/ent/coupon"
@@ -150,6 +151,33 @@ func (f TraverseAuditEntry) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.AuditEntryQuery", q)
+}
+
+// The AuthenticationFunc type is an adapter to allow the use of ordinary function as a Querier.
+type AuthenticationFunc func(context.Context, *ent.AuthenticationQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f AuthenticationFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.AuthenticationQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.AuthenticationQuery", q)
+}
+
+// The TraverseAuthentication type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseAuthentication func(context.Context, *ent.AuthenticationQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseAuthentication) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseAuthentication) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.AuthenticationQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.AuthenticationQuery", q)
 }
 
 // The BillingSubscriptionFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -915,6 +943,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.APIKeyQuery, predicate.APIKey, apikey.OrderOption]{typ: ent.TypeAPIKey, tq: q}, nil
 	case *ent.AuditEntryQuery:
 		return &query[*ent.AuditEntryQuery, predicate.AuditEntry, auditentry.OrderOption]{typ: ent.TypeAuditEntry, tq: q}, nil
+	case *ent.AuthenticationQuery:
+		return &query[*ent.AuthenticationQuery, predicate.Authentication, authentication.OrderOption]{typ: ent.TypeAuthentication, tq: q}, nil
 	case *ent.BillingSubscriptionQuery:
 		return &query[*ent.BillingSubscriptionQuery, predicate.BillingSubscription, billingsubscription.OrderOption]{typ: ent.TypeBillingSubscription, tq: q}, nil
 	case *ent.CaptureQuery:

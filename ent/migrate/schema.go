@@ -69,6 +69,66 @@ var (
 			},
 		},
 	}
+	// AuthenticationsColumns holds the columns for the "authentications" table.
+	AuthenticationsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "merchant_id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "modified_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "error_code", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "error_message", Type: field.TypeString, Nullable: true, Size: 2147483647},
+		{Name: "profile_id", Type: field.TypeString, Size: 64},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"started", "pending", "success", "failed"}, Default: "started"},
+		{Name: "amount", Type: field.TypeInt64},
+		{Name: "currency", Type: field.TypeEnum, Enums: []string{"AED", "AFN", "ALL", "AMD", "ANG", "AOA", "ARS", "AUD", "AWG", "AZN", "BAM", "BBD", "BDT", "BGN", "BHD", "BIF", "BMD", "BND", "BOB", "BRL", "BSD", "BTN", "BWP", "BYN", "BZD", "CAD", "CDF", "CHF", "CLF", "CLP", "CNY", "COP", "CRC", "CUC", "CUP", "CVE", "CZK", "DJF", "DKK", "DOP", "DZD", "EGP", "ERN", "ETB", "EUR", "FJD", "FKP", "GBP", "GEL", "GHS", "GIP", "GMD", "GNF", "GTQ", "GYD", "HKD", "HNL", "HRK", "HTG", "HUF", "IDR", "ILS", "INR", "IQD", "IRR", "ISK", "JMD", "JOD", "JPY", "KES", "KGS", "KHR", "KMF", "KPW", "KRW", "KWD", "KYD", "KZT", "LAK", "LBP", "LKR", "LRD", "LSL", "LYD", "MAD", "MDL", "MGA", "MKD", "MMK", "MNT", "MOP", "MRU", "MUR", "MVR", "MWK", "MXN", "MYR", "MZN", "NAD", "NGN", "NIO", "NOK", "NPR", "NZD", "OMR", "PAB", "PEN", "PGK", "PHP", "PKR", "PLN", "PYG", "QAR", "RON", "RSD", "RUB", "RWF", "SAR", "SBD", "SCR", "SDG", "SEK", "SGD", "SHP", "SLE", "SLL", "SOS", "SRD", "SSP", "STD", "STN", "SVC", "SYP", "SZL", "THB", "TJS", "TMT", "TND", "TOP", "TRY", "TTD", "TWD", "TZS", "UAH", "UGX", "USD", "UYU", "UZS", "VES", "VND", "VUV", "WST", "XAF", "XCD", "XOF", "XPF", "YER", "ZAR", "ZMW", "ZWL"}},
+		{Name: "authentication_connector", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "merchant_connector_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "return_url", Type: field.TypeString, Nullable: true, Size: 2048},
+		{Name: "force_3ds_challenge", Type: field.TypeBool, Default: false},
+		{Name: "psd2_sca_exemption_type", Type: field.TypeString, Nullable: true, Size: 32},
+		{Name: "profile_acquirer_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "acquirer_details", Type: field.TypeJSON, Nullable: true},
+		{Name: "customer_details", Type: field.TypeJSON, Nullable: true},
+		{Name: "billing", Type: field.TypeJSON, Nullable: true},
+		{Name: "shipping", Type: field.TypeJSON, Nullable: true},
+		{Name: "browser_information", Type: field.TypeJSON, Nullable: true},
+		{Name: "email", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "client_secret", Type: field.TypeString, Size: 128},
+		{Name: "card_last4", Type: field.TypeString, Nullable: true, Size: 4},
+		{Name: "card_bin", Type: field.TypeString, Nullable: true, Size: 8},
+		{Name: "card_network", Type: field.TypeString, Nullable: true, Size: 32},
+		{Name: "card_exp_month", Type: field.TypeString, Nullable: true, Size: 2},
+		{Name: "card_exp_year", Type: field.TypeString, Nullable: true, Size: 4},
+		{Name: "trans_status", Type: field.TypeString, Nullable: true, Size: 1},
+		{Name: "eci", Type: field.TypeString, Nullable: true, Size: 2},
+		{Name: "cavv_sealed", Type: field.TypeBytes, Nullable: true},
+		{Name: "ds_trans_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "acs_trans_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "threeds_server_transaction_id", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "message_version", Type: field.TypeString, Nullable: true, Size: 16},
+		{Name: "acs_url", Type: field.TypeString, Nullable: true, Size: 2048},
+		{Name: "challenge_request", Type: field.TypeString, Nullable: true, Size: 2147483647},
+		{Name: "eligibility_check_data", Type: field.TypeJSON, Nullable: true},
+		{Name: "authenticated_at", Type: field.TypeTime, Nullable: true, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+	}
+	// AuthenticationsTable holds the schema information for the "authentications" table.
+	AuthenticationsTable = &schema.Table{
+		Name:       "authentications",
+		Columns:    AuthenticationsColumns,
+		PrimaryKey: []*schema.Column{AuthenticationsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "authentication_merchant_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{AuthenticationsColumns[1], AuthenticationsColumns[2], AuthenticationsColumns[0]},
+			},
+			{
+				Name:    "authentication_merchant_id_profile_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{AuthenticationsColumns[1], AuthenticationsColumns[6], AuthenticationsColumns[2], AuthenticationsColumns[0]},
+			},
+		},
+	}
 	// SubscriptionsColumns holds the columns for the "subscriptions" table.
 	SubscriptionsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
@@ -1485,6 +1545,7 @@ var (
 	Tables = []*schema.Table{
 		APIKeysTable,
 		AuditEntriesTable,
+		AuthenticationsTable,
 		SubscriptionsTable,
 		CapturesTable,
 		CouponsTable,
@@ -1518,6 +1579,9 @@ var (
 
 func init() {
 	APIKeysTable.ForeignKeys[0].RefTable = MerchantAccountsTable
+	AuthenticationsTable.Annotation = &entsql.Annotation{
+		Table: "authentications",
+	}
 	SubscriptionsTable.Annotation = &entsql.Annotation{
 		Table: "subscriptions",
 	}

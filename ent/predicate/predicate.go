@@ -12,6 +12,9 @@ type APIKey func(*sql.Selector)
 // AuditEntry is the predicate function for auditentry builders.
 type AuditEntry func(*sql.Selector)
 
+// Authentication is the predicate function for authentication builders.
+type Authentication func(*sql.Selector)
+
 // BillingSubscription is the predicate function for billingsubscription builders.
 type BillingSubscription func(*sql.Selector)
 

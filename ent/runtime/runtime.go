@@ -5,6 +5,7 @@ package runtime
 import (
 	"switchyard/ent/apikey"
 	"switchyard/ent/auditentry"
+	"switchyard/ent/authentication"
 	"switchyard/ent/billingsubscription"
 	"switchyard/ent/capture"
 	"switchyard/ent/coupon"
@@ -200,6 +201,167 @@ func init() {
 	// auditentry.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	auditentry.IDValidator = func() func(string) error {
 		validators := auditentryDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	authenticationMixin := schema.Authentication{}.Mixin()
+	authenticationMixinHooks0 := authenticationMixin[0].Hooks()
+	authentication.Hooks[0] = authenticationMixinHooks0[0]
+	authenticationMixinInters0 := authenticationMixin[0].Interceptors()
+	authentication.Interceptors[0] = authenticationMixinInters0[0]
+	authenticationMixinFields0 := authenticationMixin[0].Fields()
+	_ = authenticationMixinFields0
+	authenticationMixinFields2 := authenticationMixin[2].Fields()
+	_ = authenticationMixinFields2
+	authenticationFields := schema.Authentication{}.Fields()
+	_ = authenticationFields
+	// authenticationDescMerchantID is the schema descriptor for merchant_id field.
+	authenticationDescMerchantID := authenticationMixinFields0[1].Descriptor()
+	// authentication.MerchantIDValidator is a validator for the "merchant_id" field. It is called by the builders before save.
+	authentication.MerchantIDValidator = func() func(string) error {
+		validators := authenticationDescMerchantID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(merchant_id string) error {
+			for _, fn := range fns {
+				if err := fn(merchant_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// authenticationDescCreatedAt is the schema descriptor for created_at field.
+	authenticationDescCreatedAt := authenticationMixinFields0[2].Descriptor()
+	// authentication.DefaultCreatedAt holds the default value on creation for the created_at field.
+	authentication.DefaultCreatedAt = authenticationDescCreatedAt.Default.(func() time.Time)
+	// authenticationDescModifiedAt is the schema descriptor for modified_at field.
+	authenticationDescModifiedAt := authenticationMixinFields0[3].Descriptor()
+	// authentication.DefaultModifiedAt holds the default value on creation for the modified_at field.
+	authentication.DefaultModifiedAt = authenticationDescModifiedAt.Default.(func() time.Time)
+	// authentication.UpdateDefaultModifiedAt holds the default value on update for the modified_at field.
+	authentication.UpdateDefaultModifiedAt = authenticationDescModifiedAt.UpdateDefault.(func() time.Time)
+	// authenticationDescErrorCode is the schema descriptor for error_code field.
+	authenticationDescErrorCode := authenticationMixinFields2[0].Descriptor()
+	// authentication.ErrorCodeValidator is a validator for the "error_code" field. It is called by the builders before save.
+	authentication.ErrorCodeValidator = authenticationDescErrorCode.Validators[0].(func(string) error)
+	// authenticationDescProfileID is the schema descriptor for profile_id field.
+	authenticationDescProfileID := authenticationFields[0].Descriptor()
+	// authentication.ProfileIDValidator is a validator for the "profile_id" field. It is called by the builders before save.
+	authentication.ProfileIDValidator = func() func(string) error {
+		validators := authenticationDescProfileID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(profile_id string) error {
+			for _, fn := range fns {
+				if err := fn(profile_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// authenticationDescAuthenticationConnector is the schema descriptor for authentication_connector field.
+	authenticationDescAuthenticationConnector := authenticationFields[4].Descriptor()
+	// authentication.AuthenticationConnectorValidator is a validator for the "authentication_connector" field. It is called by the builders before save.
+	authentication.AuthenticationConnectorValidator = authenticationDescAuthenticationConnector.Validators[0].(func(string) error)
+	// authenticationDescMerchantConnectorID is the schema descriptor for merchant_connector_id field.
+	authenticationDescMerchantConnectorID := authenticationFields[5].Descriptor()
+	// authentication.MerchantConnectorIDValidator is a validator for the "merchant_connector_id" field. It is called by the builders before save.
+	authentication.MerchantConnectorIDValidator = authenticationDescMerchantConnectorID.Validators[0].(func(string) error)
+	// authenticationDescReturnURL is the schema descriptor for return_url field.
+	authenticationDescReturnURL := authenticationFields[6].Descriptor()
+	// authentication.ReturnURLValidator is a validator for the "return_url" field. It is called by the builders before save.
+	authentication.ReturnURLValidator = authenticationDescReturnURL.Validators[0].(func(string) error)
+	// authenticationDescForce3dsChallenge is the schema descriptor for force_3ds_challenge field.
+	authenticationDescForce3dsChallenge := authenticationFields[7].Descriptor()
+	// authentication.DefaultForce3dsChallenge holds the default value on creation for the force_3ds_challenge field.
+	authentication.DefaultForce3dsChallenge = authenticationDescForce3dsChallenge.Default.(bool)
+	// authenticationDescPsd2ScaExemptionType is the schema descriptor for psd2_sca_exemption_type field.
+	authenticationDescPsd2ScaExemptionType := authenticationFields[8].Descriptor()
+	// authentication.Psd2ScaExemptionTypeValidator is a validator for the "psd2_sca_exemption_type" field. It is called by the builders before save.
+	authentication.Psd2ScaExemptionTypeValidator = authenticationDescPsd2ScaExemptionType.Validators[0].(func(string) error)
+	// authenticationDescProfileAcquirerID is the schema descriptor for profile_acquirer_id field.
+	authenticationDescProfileAcquirerID := authenticationFields[9].Descriptor()
+	// authentication.ProfileAcquirerIDValidator is a validator for the "profile_acquirer_id" field. It is called by the builders before save.
+	authentication.ProfileAcquirerIDValidator = authenticationDescProfileAcquirerID.Validators[0].(func(string) error)
+	// authenticationDescEmail is the schema descriptor for email field.
+	authenticationDescEmail := authenticationFields[15].Descriptor()
+	// authentication.EmailValidator is a validator for the "email" field. It is called by the builders before save.
+	authentication.EmailValidator = authenticationDescEmail.Validators[0].(func(string) error)
+	// authenticationDescClientSecret is the schema descriptor for client_secret field.
+	authenticationDescClientSecret := authenticationFields[16].Descriptor()
+	// authentication.ClientSecretValidator is a validator for the "client_secret" field. It is called by the builders before save.
+	authentication.ClientSecretValidator = authenticationDescClientSecret.Validators[0].(func(string) error)
+	// authenticationDescCardLast4 is the schema descriptor for card_last4 field.
+	authenticationDescCardLast4 := authenticationFields[17].Descriptor()
+	// authentication.CardLast4Validator is a validator for the "card_last4" field. It is called by the builders before save.
+	authentication.CardLast4Validator = authenticationDescCardLast4.Validators[0].(func(string) error)
+	// authenticationDescCardBin is the schema descriptor for card_bin field.
+	authenticationDescCardBin := authenticationFields[18].Descriptor()
+	// authentication.CardBinValidator is a validator for the "card_bin" field. It is called by the builders before save.
+	authentication.CardBinValidator = authenticationDescCardBin.Validators[0].(func(string) error)
+	// authenticationDescCardNetwork is the schema descriptor for card_network field.
+	authenticationDescCardNetwork := authenticationFields[19].Descriptor()
+	// authentication.CardNetworkValidator is a validator for the "card_network" field. It is called by the builders before save.
+	authentication.CardNetworkValidator = authenticationDescCardNetwork.Validators[0].(func(string) error)
+	// authenticationDescCardExpMonth is the schema descriptor for card_exp_month field.
+	authenticationDescCardExpMonth := authenticationFields[20].Descriptor()
+	// authentication.CardExpMonthValidator is a validator for the "card_exp_month" field. It is called by the builders before save.
+	authentication.CardExpMonthValidator = authenticationDescCardExpMonth.Validators[0].(func(string) error)
+	// authenticationDescCardExpYear is the schema descriptor for card_exp_year field.
+	authenticationDescCardExpYear := authenticationFields[21].Descriptor()
+	// authentication.CardExpYearValidator is a validator for the "card_exp_year" field. It is called by the builders before save.
+	authentication.CardExpYearValidator = authenticationDescCardExpYear.Validators[0].(func(string) error)
+	// authenticationDescTransStatus is the schema descriptor for trans_status field.
+	authenticationDescTransStatus := authenticationFields[22].Descriptor()
+	// authentication.TransStatusValidator is a validator for the "trans_status" field. It is called by the builders before save.
+	authentication.TransStatusValidator = authenticationDescTransStatus.Validators[0].(func(string) error)
+	// authenticationDescEci is the schema descriptor for eci field.
+	authenticationDescEci := authenticationFields[23].Descriptor()
+	// authentication.EciValidator is a validator for the "eci" field. It is called by the builders before save.
+	authentication.EciValidator = authenticationDescEci.Validators[0].(func(string) error)
+	// authenticationDescDsTransID is the schema descriptor for ds_trans_id field.
+	authenticationDescDsTransID := authenticationFields[25].Descriptor()
+	// authentication.DsTransIDValidator is a validator for the "ds_trans_id" field. It is called by the builders before save.
+	authentication.DsTransIDValidator = authenticationDescDsTransID.Validators[0].(func(string) error)
+	// authenticationDescAcsTransID is the schema descriptor for acs_trans_id field.
+	authenticationDescAcsTransID := authenticationFields[26].Descriptor()
+	// authentication.AcsTransIDValidator is a validator for the "acs_trans_id" field. It is called by the builders before save.
+	authentication.AcsTransIDValidator = authenticationDescAcsTransID.Validators[0].(func(string) error)
+	// authenticationDescThreedsServerTransactionID is the schema descriptor for threeds_server_transaction_id field.
+	authenticationDescThreedsServerTransactionID := authenticationFields[27].Descriptor()
+	// authentication.ThreedsServerTransactionIDValidator is a validator for the "threeds_server_transaction_id" field. It is called by the builders before save.
+	authentication.ThreedsServerTransactionIDValidator = authenticationDescThreedsServerTransactionID.Validators[0].(func(string) error)
+	// authenticationDescMessageVersion is the schema descriptor for message_version field.
+	authenticationDescMessageVersion := authenticationFields[28].Descriptor()
+	// authentication.MessageVersionValidator is a validator for the "message_version" field. It is called by the builders before save.
+	authentication.MessageVersionValidator = authenticationDescMessageVersion.Validators[0].(func(string) error)
+	// authenticationDescAcsURL is the schema descriptor for acs_url field.
+	authenticationDescAcsURL := authenticationFields[29].Descriptor()
+	// authentication.AcsURLValidator is a validator for the "acs_url" field. It is called by the builders before save.
+	authentication.AcsURLValidator = authenticationDescAcsURL.Validators[0].(func(string) error)
+	// authenticationDescID is the schema descriptor for id field.
+	authenticationDescID := authenticationMixinFields0[0].Descriptor()
+	// authentication.DefaultID holds the default value on creation for the id field.
+	authentication.DefaultID = authenticationDescID.Default.(func() string)
+	// authentication.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	authentication.IDValidator = func() func(string) error {
+		validators := authenticationDescID.Validators
 		fns := [...]func(string) error{
 			validators[0].(func(string) error),
 			validators[1].(func(string) error),

@@ -25,7 +25,7 @@ func TestEveryStringColumnCountsCharacters(t *testing.T) {
 		"Mandate": Mandate{}, "RoutingAlgorithm": RoutingAlgorithm{}, "User": User{}, "Membership": Membership{},
 		"Invitation": Invitation{}, "AuditEntry": AuditEntry{}, "Payout": Payout{}, "PayoutAttempt": PayoutAttempt{},
 		"SubscriptionItem": SubscriptionItem{}, "ItemPrice": ItemPrice{}, "Coupon": Coupon{}, "TestClock": TestClock{},
-		"BillingSubscription": BillingSubscription{}, "Invoice": Invoice{},
+		"BillingSubscription": BillingSubscription{}, "Invoice": Invoice{}, "Authentication": Authentication{},
 	}
 	if len(schemas) != len(migrate.Tables) {
 		t.Fatalf("%d schemas listed here, %d tables: list the new schema", len(schemas), len(migrate.Tables))

@@ -38,6 +38,7 @@ import (
 	"switchyard/internal/store"
 	"switchyard/payments"
 	"switchyard/payments/analytics"
+	"switchyard/payments/authentication"
 	"switchyard/payments/connector"
 	"switchyard/payments/customer"
 	"switchyard/payments/events"
@@ -75,6 +76,10 @@ type App struct {
 	Events        *events.Service
 	Users         *users.Service
 	Log           *slog.Logger
+
+	// Authentications is external 3-D Secure as a service (/authentication).
+	Authentications *authentication.Service
+
 	// Demo is set when the demo merchant was bootstrapped on start.
 	Demo *DemoKeys
 	// Webhooks delivers outgoing events (Serve runs it).
@@ -200,6 +205,8 @@ func (a *App) wireDomain(box *secrets.Box, opts Options) {
 		Connectors: a.Connectors, Routing: a.Routing, GSM: a.GSM, Events: a.Events, Render: render, RecoveryAfter: a.Config.RecoveryAfter})
 	a.Subscriptions = subscriptions.New(subscriptions.Deps{DB: db, Payments: a.Payments, Customers: a.Customers,
 		Events: a.Events, Render: render, Dunning: a.Config.DunningSchedule, ClaimFor: a.Config.RecoveryAfter})
+	a.Authentications = authentication.New(authentication.Deps{DB: db, Box: box, Customers: a.Customers,
+		PublicURL: strings.TrimRight(a.Config.PublicURL, "/")})
 	a.Users = users.New(users.Deps{DB: db, Box: box, Sessions: redisstore.NewSessions(a.Redis.Client),
 		Failures: redisstore.NewSignInFailures(a.Redis.Client), Provisioner: a, Policy: a.userPolicy(),
 		InviteURL: strings.TrimRight(a.Config.PublicURL, "/") + web.Path + "/invite#", Mailer: a.invitationMailer()})
@@ -282,6 +289,8 @@ func (a *App) routes(reg *prometheus.Registry) http.Handler {
 			"database": a.Store,
 			"redis":    a.Redis,
 		},
+
+		Authentications: a.Authentications,
 	})
 	a.metrics = newMetrics(reg)
 	held := newAdmission(a.Config.MaxActiveRequests, a.Config.RequestQueueTimeout, reg).wrap(browserAccess(a.Config.CORSOrigins, mux))

@@ -20,7 +20,7 @@ var layers = []struct {
 	{"kernel", []string{"payments/errs", "payments/txn", "payments/validate", "payments/cards", "payments/events"}, true},
 	{"context", []string{"payments/merchant", "payments/connector", "payments/customer", "payments/routing", "payments/gsm", "payments/users", "payments/analytics"}, false},
 	{"connector call", []string{"payments/connectorcall"}, false},
-	{"payment", []string{"payments", "payments/payouts"}, false},
+	{"payment", []string{"payments", "payments/payouts", "payments/authentication"}, false},
 	{"billing", []string{"payments/subscriptions"}, false},
 }
 

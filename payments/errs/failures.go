@@ -123,6 +123,11 @@ var (
 	ErrDisputeNotFound = define("dispute_not_found", ErrNotFound)
 	// ErrGSMRuleNotFound: no GSM rule has the key.
 	ErrGSMRuleNotFound = define("gsm_rule_not_found", ErrNotFound)
+	// ErrAuthenticationNotFound: no such 3-D Secure authentication.
+	ErrAuthenticationNotFound = define("authentication_not_found", ErrNotFound)
+	// ErrEligibilityCheckNotFound: no eligibility check was recorded for
+	// the authentication.
+	ErrEligibilityCheckNotFound = define("eligibility_check_not_found", ErrNotFound)
 
 	// ErrDuplicate: the row already exists. Every other duplicate
 	// failure refines it.
@@ -186,6 +191,14 @@ var (
 	// ErrPayoutFailed: the connector refused the payout operation (a
 	// cancel of a payout already sent); the payout is as it was.
 	ErrPayoutFailed = define("payout_failed", nil)
+
+	// ErrAuthenticationStatusInvalid: the authentication's status does
+	// not allow the step (an eligibility check of one already answered, an
+	// authenticate before eligibility, …).
+	ErrAuthenticationStatusInvalid = define("authentication_status_invalid", nil)
+	// ErrNoAuthenticationConnector: the profile has no authentication
+	// processor to run an authentication.
+	ErrNoAuthenticationConnector = define("no_authentication_connector", nil)
 
 	// ErrDisputeStatusInvalid: the dispute's stage or status does not
 	// allow the operation.

@@ -48,14 +48,16 @@ var hyperswitch = map[*Failure]wire{
 	ErrIdempotencyMismatch: {KindUnprocessable, "IR_06", typeInvalidRequest, "InvalidRequestData", "Idempotency-Key was already used with a different request"},
 	ErrIdempotencyInFlight: {KindConflict, "IR_16", typeInvalidRequest, "PreconditionFailed", "A request with this Idempotency-Key is still being processed; retry after it completes"},
 
-	ErrNotFound:              {KindNotFound, "HE_02", typeInvalidRequest, "ResourceIdNotFound", "Resource ID does not exist in our records"},
-	ErrProfileNotFound:       {KindNotFound, "HE_02", typeInvalidRequest, "ProfileNotFound", "Business profile does not exist"},
-	ErrRefundNotFound:        {KindNotFound, "HE_02", typeInvalidRequest, "RefundNotFound", "Refund does not exist in our records."},
-	ErrCustomerNotFound:      {KindNotFound, "HE_02", typeInvalidRequest, "CustomerNotFound", "Customer does not exist in our records"},
-	ErrPaymentMethodNotFound: {KindNotFound, "HE_02", typeInvalidRequest, "PaymentMethodNotFound", "Payment method does not exist in our records"},
-	ErrPayoutNotFound:        {KindNotFound, "HE_02", typeInvalidRequest, "PayoutNotFound", "Payout does not exist in our records"},
-	ErrDisputeNotFound:       {KindNotFound, "HE_04", typeInvalidRequest, "DisputeNotFound", "Dispute does not exist in our records"},
-	ErrGSMRuleNotFound:       {KindNotFound, "IR_37", typeInvalidRequest, "GenericNotFoundError", "GSM with given key does not exist in our records"},
+	ErrNotFound:                 {KindNotFound, "HE_02", typeInvalidRequest, "ResourceIdNotFound", "Resource ID does not exist in our records"},
+	ErrProfileNotFound:          {KindNotFound, "HE_02", typeInvalidRequest, "ProfileNotFound", "Business profile does not exist"},
+	ErrRefundNotFound:           {KindNotFound, "HE_02", typeInvalidRequest, "RefundNotFound", "Refund does not exist in our records."},
+	ErrCustomerNotFound:         {KindNotFound, "HE_02", typeInvalidRequest, "CustomerNotFound", "Customer does not exist in our records"},
+	ErrPaymentMethodNotFound:    {KindNotFound, "HE_02", typeInvalidRequest, "PaymentMethodNotFound", "Payment method does not exist in our records"},
+	ErrPayoutNotFound:           {KindNotFound, "HE_02", typeInvalidRequest, "PayoutNotFound", "Payout does not exist in our records"},
+	ErrDisputeNotFound:          {KindNotFound, "HE_04", typeInvalidRequest, "DisputeNotFound", "Dispute does not exist in our records"},
+	ErrGSMRuleNotFound:          {KindNotFound, "IR_37", typeInvalidRequest, "GenericNotFoundError", "GSM with given key does not exist in our records"},
+	ErrAuthenticationNotFound:   {KindNotFound, "HE_02", typeInvalidRequest, "AuthenticationNotFound", "Authentication does not exist in our records"},
+	ErrEligibilityCheckNotFound: {KindNotFound, "IR_37", typeInvalidRequest, "GenericNotFoundError", "Eligibility check data not found for the authentication"},
 
 	ErrDuplicate:     {KindInvalid, "HE_01", typeInvalidRequest, "DuplicatePaymentMethod", "The resource with the specified details already exists in our records"},
 	ErrGSMRuleExists: {KindInvalid, "IR_38", typeInvalidRequest, "GenericDuplicateError", "GSM with given key already exists in our records"},
@@ -84,6 +86,9 @@ var hyperswitch = map[*Failure]wire{
 
 	ErrPayoutStatusInvalid: {KindUnprocessable, "IR_06", typeInvalidRequest, "InvalidRequestData", "The payout's status does not allow this request"},
 	ErrPayoutFailed:        {KindInvalid, "IR_41", typeInvalidRequest, "PayoutFailed", "Payout failed while processing with connector."},
+
+	ErrAuthenticationStatusInvalid: {KindUnprocessable, "IR_29", typeInvalidRequest, "UnprocessableEntity", "The authentication's status does not allow this request"},
+	ErrNoAuthenticationConnector:   {KindUnprocessable, "IR_29", typeInvalidRequest, "UnprocessableEntity", "No authentication_connector found for the profile"},
 
 	ErrDisputeStatusInvalid: {KindInvalid, "HE_03", typeInvalidRequest, "DisputeStatusValidationFailed", "Dispute status validation failed"},
 
