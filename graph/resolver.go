@@ -7,13 +7,17 @@ import (
 
 	"switchyard/ent"
 	"switchyard/ent/apikey"
+	"switchyard/ent/billingsubscription"
 	"switchyard/ent/capture"
+	"switchyard/ent/coupon"
 	"switchyard/ent/customer"
 	"switchyard/ent/dispute"
 	"switchyard/ent/event"
 	"switchyard/ent/eventdeliveryattempt"
 	"switchyard/ent/gsmrule"
 	"switchyard/ent/incrementalauthorization"
+	"switchyard/ent/invoice"
+	"switchyard/ent/itemprice"
 	"switchyard/ent/mandate"
 	"switchyard/ent/merchantaccount"
 	"switchyard/ent/merchantconnectoraccount"
@@ -25,6 +29,8 @@ import (
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
 	"switchyard/ent/routingalgorithm"
+	"switchyard/ent/subscriptionitem"
+	"switchyard/ent/testclock"
 	"switchyard/graph/cursors"
 	"switchyard/internal/auth"
 	"switchyard/internal/idempotency"
@@ -134,6 +140,12 @@ var tableByPrefix = map[string]string{
 	ids.GsmRule:                  gsmrule.Table,
 	ids.Payout:                   payout.Table,
 	ids.PayoutAttempt:            payoutattempt.Table,
+	ids.SubscriptionItem:         subscriptionitem.Table,
+	ids.ItemPrice:                itemprice.Table,
+	ids.Coupon:                   coupon.Table,
+	ids.Subscription:             billingsubscription.Table,
+	ids.Invoice:                  invoice.Table,
+	ids.TestClock:                testclock.Table,
 }
 
 func nodeType(_ context.Context, id string) (string, error) {

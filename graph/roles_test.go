@@ -37,7 +37,10 @@ var roleMatrix = map[string]access{
 	"Query.connectorSuccessRateSeries": {"all", "any"}, "Query.refundAnalytics": {"all", "any"},
 	"Query.disputeAnalytics": {"all", "any"}, "Query.gsmRules": {"all", "any"}, "Query.routingFacts": {"all", "any"},
 	"Query.payouts": {"all", "any"}, "Query.payout": {"all", "any"},
-	"Query.users": {"", "admin"}, "Query.auditLog": {"", "admin"},
+	"Query.subscriptions": {"all", "any"}, "Query.invoices": {"all", "any"}, "Query.subscriptionItems": {"all", "any"},
+	"Query.coupons": {"all", "any"}, "Query.testClocks": {"all", "any"}, "Query.subscription": {"all", "any"},
+	"Query.testClock": {"all", "any"},
+	"Query.users":     {"", "admin"}, "Query.auditLog": {"", "admin"},
 	// An invitation link's page, before anyone has signed in.
 	"Query.invitation": {"public", "any"},
 	// Payments, payouts, disputes and customers: operators.
