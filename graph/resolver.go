@@ -44,6 +44,7 @@ import (
 	"switchyard/payments/merchant"
 	"switchyard/payments/payouts"
 	"switchyard/payments/routing"
+	"switchyard/payments/subscriptions"
 	"switchyard/payments/users"
 )
 
@@ -53,6 +54,7 @@ type Resolver struct {
 	cursors    *cursors.Store
 	svc        *payments.Service
 	payouts    *payouts.Service
+	subs       *subscriptions.Service
 	merchants  *merchant.Service
 	connectors *connector.Service
 	customers  *customers.Service
@@ -109,11 +111,13 @@ type Deps struct {
 	// Exports keeps the one-time download grants of payment exports; nil
 	// refuses createPaymentExport.
 	Exports ExportGrants
+	// Subscriptions runs the billing mutations; nil refuses them.
+	Subscriptions *subscriptions.Service
 }
 
 // NewResolver returns the root resolver over d.
 func NewResolver(d Deps) *Resolver {
-	return &Resolver{client: d.Client, cursors: d.Cursors, svc: d.Payments, payouts: d.Payouts, merchants: d.Merchants,
+	return &Resolver{client: d.Client, cursors: d.Cursors, svc: d.Payments, payouts: d.Payouts, subs: d.Subscriptions, merchants: d.Merchants,
 		connectors: d.Connectors, customers: d.Customers, events: d.Events, routing: d.Routing, gsm: d.GSM, users: d.Users, analytics: d.Analytics, idem: d.Idempotency, webhooks: d.Webhooks,
 		publicURL: d.PublicURL, exports: d.Exports, live: d.Live, liveOpts: DefaultOptions()}
 }

@@ -52,6 +52,11 @@ var roleMatrix = map[string]access{
 	"Mutation.deletePaymentMethod": {"OPERATOR", "any"}, "Mutation.setDefaultPaymentMethod": {"OPERATOR", "any"},
 	"Mutation.createPayout": {"OPERATOR", "any"}, "Mutation.confirmPayout": {"OPERATOR", "any"},
 	"Mutation.fulfillPayout": {"OPERATOR", "any"}, "Mutation.cancelPayout": {"OPERATOR", "any"},
+	"Mutation.createSubscriptionItem": {"OPERATOR", "any"}, "Mutation.createItemPrice": {"OPERATOR", "any"},
+	"Mutation.createCoupon": {"OPERATOR", "any"}, "Mutation.pauseSubscription": {"OPERATOR", "any"},
+	"Mutation.resumeSubscription": {"OPERATOR", "any"}, "Mutation.cancelSubscription": {"OPERATOR", "any"},
+	"Mutation.changeSubscriptionPlan": {"OPERATOR", "any"}, "Mutation.createTestClock": {"OPERATOR", "any"},
+	"Mutation.advanceTestClock": {"OPERATOR", "any"},
 	// Connectors, webhooks and routing: developers; API keys too, but a
 	// secret key does not make, end or roll keys.
 	"Mutation.createConnectorAccount": {"DEVELOPER", "any"}, "Mutation.updateConnectorAccount": {"DEVELOPER", "any"},

@@ -8,6 +8,9 @@ package graph
 import (
 	"context"
 	"switchyard/ent"
+	"switchyard/graph/model"
+	"switchyard/payments/subscriptions"
+	"time"
 )
 
 // Customer is the resolver for the customer field.
@@ -28,6 +31,51 @@ func (r *billingSubscriptionResolver) ItemPrice(ctx context.Context, obj *ent.Bi
 // Payment is the resolver for the payment field.
 func (r *invoiceResolver) Payment(ctx context.Context, obj *ent.Invoice) (*ent.PaymentIntent, error) {
 	return r.invoicePayment(ctx, obj)
+}
+
+// CreateSubscriptionItem is the resolver for the createSubscriptionItem field.
+func (r *mutationResolver) CreateSubscriptionItem(ctx context.Context, input subscriptions.ItemInput, idempotencyKey *string) (*model.SubscriptionItemPayload, error) {
+	return r.createSubscriptionItem(ctx, input, idempotencyKey)
+}
+
+// CreateItemPrice is the resolver for the createItemPrice field.
+func (r *mutationResolver) CreateItemPrice(ctx context.Context, itemID string, input subscriptions.PriceInput, idempotencyKey *string) (*model.ItemPricePayload, error) {
+	return r.createItemPrice(ctx, itemID, input, idempotencyKey)
+}
+
+// CreateCoupon is the resolver for the createCoupon field.
+func (r *mutationResolver) CreateCoupon(ctx context.Context, input subscriptions.CouponInput, idempotencyKey *string) (*model.CouponPayload, error) {
+	return r.createCoupon(ctx, input, idempotencyKey)
+}
+
+// PauseSubscription is the resolver for the pauseSubscription field.
+func (r *mutationResolver) PauseSubscription(ctx context.Context, id string, input *subscriptions.PauseInput, idempotencyKey *string) (*model.SubscriptionPayload, error) {
+	return subscriptionMutation(ctx, r.Resolver, "pauseSubscription", id, input, idempotencyKey, (*subscriptions.Service).Pause)
+}
+
+// ResumeSubscription is the resolver for the resumeSubscription field.
+func (r *mutationResolver) ResumeSubscription(ctx context.Context, id string, input *subscriptions.ResumeInput, idempotencyKey *string) (*model.SubscriptionPayload, error) {
+	return subscriptionMutation(ctx, r.Resolver, "resumeSubscription", id, input, idempotencyKey, (*subscriptions.Service).Resume)
+}
+
+// CancelSubscription is the resolver for the cancelSubscription field.
+func (r *mutationResolver) CancelSubscription(ctx context.Context, id string, input *subscriptions.CancelInput, idempotencyKey *string) (*model.SubscriptionPayload, error) {
+	return subscriptionMutation(ctx, r.Resolver, "cancelSubscription", id, input, idempotencyKey, (*subscriptions.Service).Cancel)
+}
+
+// ChangeSubscriptionPlan is the resolver for the changeSubscriptionPlan field.
+func (r *mutationResolver) ChangeSubscriptionPlan(ctx context.Context, id string, input subscriptions.UpdateInput, idempotencyKey *string) (*model.SubscriptionPayload, error) {
+	return subscriptionMutation(ctx, r.Resolver, "changeSubscriptionPlan", id, &input, idempotencyKey, (*subscriptions.Service).Update)
+}
+
+// CreateTestClock is the resolver for the createTestClock field.
+func (r *mutationResolver) CreateTestClock(ctx context.Context, input subscriptions.TestClockInput, idempotencyKey *string) (*model.TestClockPayload, error) {
+	return r.createTestClock(ctx, input, idempotencyKey)
+}
+
+// AdvanceTestClock is the resolver for the advanceTestClock field.
+func (r *mutationResolver) AdvanceTestClock(ctx context.Context, id string, frozenTime time.Time, idempotencyKey *string) (*model.TestClockPayload, error) {
+	return r.advanceTestClock(ctx, id, frozenTime, idempotencyKey)
 }
 
 // Subscription is the resolver for the subscription field.
