@@ -111,7 +111,7 @@ export const CancelSubscriptionMutation = graphql(`
 
 export const PlansQuery = graphql(`
   query Plans {
-    subscriptionItems(first: 100) {
+    subscriptionItems(first: 50) {
       totalCount
       edges {
         node {
@@ -120,7 +120,7 @@ export const PlansQuery = graphql(`
           itemType
           status
           description
-          prices(first: 20) {
+          prices(first: 10) {
             edges {
               node {
                 id
