@@ -65,26 +65,30 @@ export function Plans({ role }: { role: Role }) {
   );
 }
 
-/** A form's idempotency key: one per form shown, renewed after each success. */
-function useFormKey() {
+/**
+ * A create form's submit: send runs the mutation with the form's
+ * idempotency key (one per form shown, renewed after each success) unless
+ * busy or the fields are not valid (send answers null then); after a
+ * success reset clears the fields and done refreshes the page.
+ */
+function useCreateForm(busy: boolean, done: () => void, reset: () => void, send: (key: string) => Promise<{ data?: unknown }> | null) {
   const [key, setKey] = useState(idempotencyKey);
-  return { key, renew: () => setKey(idempotencyKey()) };
+  return async (e: FormEvent) => {
+    e.preventDefault();
+    const sent = busy ? null : send(key);
+    if (sent && (await sent).data) {
+      reset();
+      setKey(idempotencyKey());
+      done();
+    }
+  };
 }
 
 function NewItem({ done }: { done: () => void }) {
   const [state, create] = useMutation(CreateSubscriptionItemMutation);
   const [name, setName] = useState("");
   const [itemType, setItemType] = useState("plan");
-  const form = useFormKey();
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (state.fetching) return;
-    if ((await create({ input: { name, itemType }, idempotencyKey: form.key })).data) {
-      setName("");
-      form.renew();
-      done();
-    }
-  };
+  const submit = useCreateForm(state.fetching, done, () => setName(""), (key) => create({ input: { name, itemType }, idempotencyKey: key }));
   return (
     <form className="card" aria-label="New item" onSubmit={submit}>
       <InputField id="item-name" label="Name" value={name} maxLength={255} required onChange={setName} />
@@ -101,19 +105,12 @@ function NewPrice({ items, done }: { items: { id: string; name: string }[]; done
   const [currency, setCurrency] = useState("USD");
   const [interval, setInterval] = useState("Month");
   const [invalid, setInvalid] = useState<string | null>(null);
-  const form = useFormKey();
   const names = new Map(items.map((it) => [it.id, it.name]));
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
+  const submit = useCreateForm(state.fetching, done, () => setAmount(""), (key) => {
     const minor = parseMajor(amount, currency);
     setInvalid(minor === null ? `Enter the amount in ${currency}, e.g. 12.50.` : null);
-    if (minor === null || state.fetching) return;
-    if ((await create({ itemID, input: { amount: minor, currency, interval }, idempotencyKey: form.key })).data) {
-      setAmount("");
-      form.renew();
-      done();
-    }
-  };
+    return minor === null ? null : create({ itemID, input: { amount: minor, currency, interval }, idempotencyKey: key });
+  });
   return (
     <form className="card" aria-label="New price" onSubmit={submit}>
       <SelectField id="price-item" label="Item" value={itemID} values={items.map((it) => it.id)} text={(id) => names.get(id) ?? id} onChange={setItemID} />
@@ -131,21 +128,17 @@ function NewCoupon({ done }: { done: () => void }) {
   const [percent, setPercent] = useState("");
   const [duration, setDuration] = useState("once");
   const [invalid, setInvalid] = useState<string | null>(null);
-  const form = useFormKey();
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
+  const reset = () => {
+    setCode("");
+    setPercent("");
+  };
+  const submit = useCreateForm(state.fetching, done, reset, (key) => {
     // Percent with up to two decimals, in basis points (25.5% is 2550).
     const bps = parseMajor(percent, "USD");
-    setInvalid(bps === null || bps < 1 || bps > 10000 ? "Enter a percentage between 0.01 and 100." : null);
-    if (bps === null || bps < 1 || bps > 10000 || state.fetching) return;
-    const input = { code, discountType: "percentage", percentOffBps: bps, duration };
-    if ((await create({ input, idempotencyKey: form.key })).data) {
-      setCode("");
-      setPercent("");
-      form.renew();
-      done();
-    }
-  };
+    const valid = bps !== null && bps >= 1 && bps <= 10000;
+    setInvalid(valid ? null : "Enter a percentage between 0.01 and 100.");
+    return valid ? create({ input: { code, discountType: "percentage", percentOffBps: bps, duration }, idempotencyKey: key }) : null;
+  });
   return (
     <form className="card" aria-label="New coupon" onSubmit={submit}>
       <InputField id="coupon-code" label="Code" value={code} maxLength={64} required onChange={setCode} />
