@@ -863,24 +863,30 @@ func newBillingSubscriptionPaginateArgs(rv map[string]any) *billingsubscriptionP
 	}
 	if v, ok := rv[orderByField]; ok {
 		switch v := v.(type) {
-		case map[string]any:
-			var (
-				err1, err2 error
-				order      = &BillingSubscriptionOrder{Field: &BillingSubscriptionOrderField{}, Direction: entgql.OrderDirectionAsc}
-			)
-			if d, ok := v[directionField]; ok {
-				err1 = order.Direction.UnmarshalGQL(d)
+		case []*BillingSubscriptionOrder:
+			args.opts = append(args.opts, WithBillingSubscriptionOrder(v))
+		case []any:
+			var orders []*BillingSubscriptionOrder
+			for i := range v {
+				mv, ok := v[i].(map[string]any)
+				if !ok {
+					continue
+				}
+				var (
+					err1, err2 error
+					order      = &BillingSubscriptionOrder{Field: &BillingSubscriptionOrderField{}, Direction: entgql.OrderDirectionAsc}
+				)
+				if d, ok := mv[directionField]; ok {
+					err1 = order.Direction.UnmarshalGQL(d)
+				}
+				if f, ok := mv[fieldField]; ok {
+					err2 = order.Field.UnmarshalGQL(f)
+				}
+				if err1 == nil && err2 == nil {
+					orders = append(orders, order)
+				}
 			}
-			if f, ok := v[fieldField]; ok {
-				err2 = order.Field.UnmarshalGQL(f)
-			}
-			if err1 == nil && err2 == nil {
-				args.opts = append(args.opts, WithBillingSubscriptionOrder(order))
-			}
-		case *BillingSubscriptionOrder:
-			if v != nil {
-				args.opts = append(args.opts, WithBillingSubscriptionOrder(v))
-			}
+			args.opts = append(args.opts, WithBillingSubscriptionOrder(orders))
 		}
 	}
 	if v, ok := rv[whereField].(*BillingSubscriptionWhereInput); ok {
@@ -1186,24 +1192,30 @@ func newCouponPaginateArgs(rv map[string]any) *couponPaginateArgs {
 	}
 	if v, ok := rv[orderByField]; ok {
 		switch v := v.(type) {
-		case map[string]any:
-			var (
-				err1, err2 error
-				order      = &CouponOrder{Field: &CouponOrderField{}, Direction: entgql.OrderDirectionAsc}
-			)
-			if d, ok := v[directionField]; ok {
-				err1 = order.Direction.UnmarshalGQL(d)
+		case []*CouponOrder:
+			args.opts = append(args.opts, WithCouponOrder(v))
+		case []any:
+			var orders []*CouponOrder
+			for i := range v {
+				mv, ok := v[i].(map[string]any)
+				if !ok {
+					continue
+				}
+				var (
+					err1, err2 error
+					order      = &CouponOrder{Field: &CouponOrderField{}, Direction: entgql.OrderDirectionAsc}
+				)
+				if d, ok := mv[directionField]; ok {
+					err1 = order.Direction.UnmarshalGQL(d)
+				}
+				if f, ok := mv[fieldField]; ok {
+					err2 = order.Field.UnmarshalGQL(f)
+				}
+				if err1 == nil && err2 == nil {
+					orders = append(orders, order)
+				}
 			}
-			if f, ok := v[fieldField]; ok {
-				err2 = order.Field.UnmarshalGQL(f)
-			}
-			if err1 == nil && err2 == nil {
-				args.opts = append(args.opts, WithCouponOrder(order))
-			}
-		case *CouponOrder:
-			if v != nil {
-				args.opts = append(args.opts, WithCouponOrder(v))
-			}
+			args.opts = append(args.opts, WithCouponOrder(orders))
 		}
 	}
 	if v, ok := rv[whereField].(*CouponWhereInput); ok {
@@ -2612,24 +2624,30 @@ func newInvoicePaginateArgs(rv map[string]any) *invoicePaginateArgs {
 	}
 	if v, ok := rv[orderByField]; ok {
 		switch v := v.(type) {
-		case map[string]any:
-			var (
-				err1, err2 error
-				order      = &InvoiceOrder{Field: &InvoiceOrderField{}, Direction: entgql.OrderDirectionAsc}
-			)
-			if d, ok := v[directionField]; ok {
-				err1 = order.Direction.UnmarshalGQL(d)
+		case []*InvoiceOrder:
+			args.opts = append(args.opts, WithInvoiceOrder(v))
+		case []any:
+			var orders []*InvoiceOrder
+			for i := range v {
+				mv, ok := v[i].(map[string]any)
+				if !ok {
+					continue
+				}
+				var (
+					err1, err2 error
+					order      = &InvoiceOrder{Field: &InvoiceOrderField{}, Direction: entgql.OrderDirectionAsc}
+				)
+				if d, ok := mv[directionField]; ok {
+					err1 = order.Direction.UnmarshalGQL(d)
+				}
+				if f, ok := mv[fieldField]; ok {
+					err2 = order.Field.UnmarshalGQL(f)
+				}
+				if err1 == nil && err2 == nil {
+					orders = append(orders, order)
+				}
 			}
-			if f, ok := v[fieldField]; ok {
-				err2 = order.Field.UnmarshalGQL(f)
-			}
-			if err1 == nil && err2 == nil {
-				args.opts = append(args.opts, WithInvoiceOrder(order))
-			}
-		case *InvoiceOrder:
-			if v != nil {
-				args.opts = append(args.opts, WithInvoiceOrder(v))
-			}
+			args.opts = append(args.opts, WithInvoiceOrder(orders))
 		}
 	}
 	if v, ok := rv[whereField].(*InvoiceWhereInput); ok {
@@ -6263,24 +6281,30 @@ func newSubscriptionItemPaginateArgs(rv map[string]any) *subscriptionitemPaginat
 	}
 	if v, ok := rv[orderByField]; ok {
 		switch v := v.(type) {
-		case map[string]any:
-			var (
-				err1, err2 error
-				order      = &SubscriptionItemOrder{Field: &SubscriptionItemOrderField{}, Direction: entgql.OrderDirectionAsc}
-			)
-			if d, ok := v[directionField]; ok {
-				err1 = order.Direction.UnmarshalGQL(d)
+		case []*SubscriptionItemOrder:
+			args.opts = append(args.opts, WithSubscriptionItemOrder(v))
+		case []any:
+			var orders []*SubscriptionItemOrder
+			for i := range v {
+				mv, ok := v[i].(map[string]any)
+				if !ok {
+					continue
+				}
+				var (
+					err1, err2 error
+					order      = &SubscriptionItemOrder{Field: &SubscriptionItemOrderField{}, Direction: entgql.OrderDirectionAsc}
+				)
+				if d, ok := mv[directionField]; ok {
+					err1 = order.Direction.UnmarshalGQL(d)
+				}
+				if f, ok := mv[fieldField]; ok {
+					err2 = order.Field.UnmarshalGQL(f)
+				}
+				if err1 == nil && err2 == nil {
+					orders = append(orders, order)
+				}
 			}
-			if f, ok := v[fieldField]; ok {
-				err2 = order.Field.UnmarshalGQL(f)
-			}
-			if err1 == nil && err2 == nil {
-				args.opts = append(args.opts, WithSubscriptionItemOrder(order))
-			}
-		case *SubscriptionItemOrder:
-			if v != nil {
-				args.opts = append(args.opts, WithSubscriptionItemOrder(v))
-			}
+			args.opts = append(args.opts, WithSubscriptionItemOrder(orders))
 		}
 	}
 	if v, ok := rv[whereField].(*SubscriptionItemWhereInput); ok {
@@ -6377,24 +6401,30 @@ func newTestClockPaginateArgs(rv map[string]any) *testclockPaginateArgs {
 	}
 	if v, ok := rv[orderByField]; ok {
 		switch v := v.(type) {
-		case map[string]any:
-			var (
-				err1, err2 error
-				order      = &TestClockOrder{Field: &TestClockOrderField{}, Direction: entgql.OrderDirectionAsc}
-			)
-			if d, ok := v[directionField]; ok {
-				err1 = order.Direction.UnmarshalGQL(d)
+		case []*TestClockOrder:
+			args.opts = append(args.opts, WithTestClockOrder(v))
+		case []any:
+			var orders []*TestClockOrder
+			for i := range v {
+				mv, ok := v[i].(map[string]any)
+				if !ok {
+					continue
+				}
+				var (
+					err1, err2 error
+					order      = &TestClockOrder{Field: &TestClockOrderField{}, Direction: entgql.OrderDirectionAsc}
+				)
+				if d, ok := mv[directionField]; ok {
+					err1 = order.Direction.UnmarshalGQL(d)
+				}
+				if f, ok := mv[fieldField]; ok {
+					err2 = order.Field.UnmarshalGQL(f)
+				}
+				if err1 == nil && err2 == nil {
+					orders = append(orders, order)
+				}
 			}
-			if f, ok := v[fieldField]; ok {
-				err2 = order.Field.UnmarshalGQL(f)
-			}
-			if err1 == nil && err2 == nil {
-				args.opts = append(args.opts, WithTestClockOrder(order))
-			}
-		case *TestClockOrder:
-			if v != nil {
-				args.opts = append(args.opts, WithTestClockOrder(v))
-			}
+			args.opts = append(args.opts, WithTestClockOrder(orders))
 		}
 	}
 	if v, ok := rv[whereField].(*TestClockWhereInput); ok {

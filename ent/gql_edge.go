@@ -17,7 +17,7 @@ func (_m *APIKey) Merchant(ctx context.Context) (*MerchantAccount, error) {
 }
 
 func (_m *BillingSubscription) Invoices(
-	ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy *InvoiceOrder, where *InvoiceWhereInput,
+	ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy []*InvoiceOrder, where *InvoiceWhereInput,
 ) (*InvoiceConnection, error) {
 	opts := []InvoicePaginateOption{
 		WithInvoiceOrder(orderBy),

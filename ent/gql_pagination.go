@@ -1211,19 +1211,14 @@ func (c *BillingSubscriptionConnection) build(nodes []*BillingSubscription, page
 type BillingSubscriptionPaginateOption func(*billingsubscriptionPager) error
 
 // WithBillingSubscriptionOrder configures pagination ordering.
-func WithBillingSubscriptionOrder(order *BillingSubscriptionOrder) BillingSubscriptionPaginateOption {
-	if order == nil {
-		order = DefaultBillingSubscriptionOrder
-	}
-	o := *order
+func WithBillingSubscriptionOrder(order []*BillingSubscriptionOrder) BillingSubscriptionPaginateOption {
 	return func(pager *billingsubscriptionPager) error {
-		if err := o.Direction.Validate(); err != nil {
-			return err
+		for _, o := range order {
+			if err := o.Direction.Validate(); err != nil {
+				return err
+			}
 		}
-		if o.Field == nil {
-			o.Field = DefaultBillingSubscriptionOrder.Field
-		}
-		pager.order = &o
+		pager.order = append(pager.order, order...)
 		return nil
 	}
 }
@@ -1241,7 +1236,7 @@ func WithBillingSubscriptionFilter(filter func(*BillingSubscriptionQuery) (*Bill
 
 type billingsubscriptionPager struct {
 	reverse bool
-	order   *BillingSubscriptionOrder
+	order   []*BillingSubscriptionOrder
 	filter  func(*BillingSubscriptionQuery) (*BillingSubscriptionQuery, error)
 }
 
@@ -1252,8 +1247,10 @@ func newBillingSubscriptionPager(opts []BillingSubscriptionPaginateOption, rever
 			return nil, err
 		}
 	}
-	if pager.order == nil {
-		pager.order = DefaultBillingSubscriptionOrder
+	for i, o := range pager.order {
+		if i > 0 && o.Field == pager.order[i-1].Field {
+			return nil, fmt.Errorf("duplicate order direction %q", o.Direction)
+		}
 	}
 	return pager, nil
 }
@@ -1266,48 +1263,87 @@ func (p *billingsubscriptionPager) applyFilter(query *BillingSubscriptionQuery) 
 }
 
 func (p *billingsubscriptionPager) toCursor(_m *BillingSubscription) Cursor {
-	return p.order.Field.toCursor(_m)
+	cs_ := make([]any, 0, len(p.order))
+	for _, o_ := range p.order {
+		cs_ = append(cs_, o_.Field.toCursor(_m).Value)
+	}
+	return Cursor{ID: _m.ID, Value: cs_}
 }
 
 func (p *billingsubscriptionPager) applyCursors(query *BillingSubscriptionQuery, after, before *Cursor) (*BillingSubscriptionQuery, error) {
-	direction := p.order.Direction
+	idDirection := entgql.OrderDirectionAsc
 	if p.reverse {
-		direction = direction.Reverse()
+		idDirection = entgql.OrderDirectionDesc
 	}
-	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultBillingSubscriptionOrder.Field.column, p.order.Field.column, direction) {
+	fields, directions := make([]string, 0, len(p.order)), make([]OrderDirection, 0, len(p.order))
+	for _, o := range p.order {
+		fields = append(fields, o.Field.column)
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		directions = append(directions, direction)
+	}
+	predicates, err := entgql.MultiCursorsPredicate(after, before, &entgql.MultiCursorsOptions{
+		FieldID:     DefaultBillingSubscriptionOrder.Field.column,
+		DirectionID: idDirection,
+		Fields:      fields,
+		Directions:  directions,
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, predicate := range predicates {
 		query = query.Where(predicate)
 	}
 	return query, nil
 }
 
 func (p *billingsubscriptionPager) applyOrder(query *BillingSubscriptionQuery) *BillingSubscriptionQuery {
-	direction := p.order.Direction
-	if p.reverse {
-		direction = direction.Reverse()
+	var defaultOrdered bool
+	for _, o := range p.order {
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		query = query.Order(o.Field.toTerm(direction.OrderTermOption()))
+		if o.Field.column == DefaultBillingSubscriptionOrder.Field.column {
+			defaultOrdered = true
+		}
+		if len(query.ctx.Fields) > 0 {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
 	}
-	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
-	if p.order.Field != DefaultBillingSubscriptionOrder.Field {
+	if !defaultOrdered {
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
 		query = query.Order(DefaultBillingSubscriptionOrder.Field.toTerm(direction.OrderTermOption()))
-	}
-	if len(query.ctx.Fields) > 0 {
-		query.ctx.AppendFieldOnce(p.order.Field.column)
 	}
 	return query
 }
 
 func (p *billingsubscriptionPager) orderExpr(query *BillingSubscriptionQuery) sql.Querier {
-	direction := p.order.Direction
-	if p.reverse {
-		direction = direction.Reverse()
-	}
 	if len(query.ctx.Fields) > 0 {
-		query.ctx.AppendFieldOnce(p.order.Field.column)
+		for _, o := range p.order {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
 	}
 	return sql.ExprFunc(func(b *sql.Builder) {
-		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
-		if p.order.Field != DefaultBillingSubscriptionOrder.Field {
-			b.Comma().Ident(DefaultBillingSubscriptionOrder.Field.column).Pad().WriteString(string(direction))
+		for _, o := range p.order {
+			direction := o.Direction
+			if p.reverse {
+				direction = direction.Reverse()
+			}
+			b.Ident(o.Field.column).Pad().WriteString(string(direction))
+			b.Comma()
 		}
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		b.Ident(DefaultBillingSubscriptionOrder.Field.column).Pad().WriteString(string(direction))
 	})
 }
 
@@ -1421,6 +1457,20 @@ var (
 			}
 		},
 	}
+	// BillingSubscriptionOrderFieldStatus orders BillingSubscription by status.
+	BillingSubscriptionOrderFieldStatus = &BillingSubscriptionOrderField{
+		Value: func(_m *BillingSubscription) (ent.Value, error) {
+			return _m.Status, nil
+		},
+		column: billingsubscription.FieldStatus,
+		toTerm: billingsubscription.ByStatus,
+		toCursor: func(_m *BillingSubscription) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.Status,
+			}
+		},
+	}
 )
 
 // String implement fmt.Stringer interface.
@@ -1435,6 +1485,8 @@ func (f BillingSubscriptionOrderField) String() string {
 		str = "CREATED_AT"
 	case BillingSubscriptionOrderFieldModifiedAt.column:
 		str = "MODIFIED_AT"
+	case BillingSubscriptionOrderFieldStatus.column:
+		str = "STATUS"
 	}
 	return str
 }
@@ -1459,6 +1511,8 @@ func (f *BillingSubscriptionOrderField) UnmarshalGQL(v interface{}) error {
 		*f = *BillingSubscriptionOrderFieldCreatedAt
 	case "MODIFIED_AT":
 		*f = *BillingSubscriptionOrderFieldModifiedAt
+	case "STATUS":
+		*f = *BillingSubscriptionOrderFieldStatus
 	default:
 		return fmt.Errorf("%s is not a valid BillingSubscriptionOrderField", str)
 	}
@@ -1911,19 +1965,14 @@ func (c *CouponConnection) build(nodes []*Coupon, pager *couponPager, after *Cur
 type CouponPaginateOption func(*couponPager) error
 
 // WithCouponOrder configures pagination ordering.
-func WithCouponOrder(order *CouponOrder) CouponPaginateOption {
-	if order == nil {
-		order = DefaultCouponOrder
-	}
-	o := *order
+func WithCouponOrder(order []*CouponOrder) CouponPaginateOption {
 	return func(pager *couponPager) error {
-		if err := o.Direction.Validate(); err != nil {
-			return err
+		for _, o := range order {
+			if err := o.Direction.Validate(); err != nil {
+				return err
+			}
 		}
-		if o.Field == nil {
-			o.Field = DefaultCouponOrder.Field
-		}
-		pager.order = &o
+		pager.order = append(pager.order, order...)
 		return nil
 	}
 }
@@ -1941,7 +1990,7 @@ func WithCouponFilter(filter func(*CouponQuery) (*CouponQuery, error)) CouponPag
 
 type couponPager struct {
 	reverse bool
-	order   *CouponOrder
+	order   []*CouponOrder
 	filter  func(*CouponQuery) (*CouponQuery, error)
 }
 
@@ -1952,8 +2001,10 @@ func newCouponPager(opts []CouponPaginateOption, reverse bool) (*couponPager, er
 			return nil, err
 		}
 	}
-	if pager.order == nil {
-		pager.order = DefaultCouponOrder
+	for i, o := range pager.order {
+		if i > 0 && o.Field == pager.order[i-1].Field {
+			return nil, fmt.Errorf("duplicate order direction %q", o.Direction)
+		}
 	}
 	return pager, nil
 }
@@ -1966,48 +2017,87 @@ func (p *couponPager) applyFilter(query *CouponQuery) (*CouponQuery, error) {
 }
 
 func (p *couponPager) toCursor(_m *Coupon) Cursor {
-	return p.order.Field.toCursor(_m)
+	cs_ := make([]any, 0, len(p.order))
+	for _, o_ := range p.order {
+		cs_ = append(cs_, o_.Field.toCursor(_m).Value)
+	}
+	return Cursor{ID: _m.ID, Value: cs_}
 }
 
 func (p *couponPager) applyCursors(query *CouponQuery, after, before *Cursor) (*CouponQuery, error) {
-	direction := p.order.Direction
+	idDirection := entgql.OrderDirectionAsc
 	if p.reverse {
-		direction = direction.Reverse()
+		idDirection = entgql.OrderDirectionDesc
 	}
-	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultCouponOrder.Field.column, p.order.Field.column, direction) {
+	fields, directions := make([]string, 0, len(p.order)), make([]OrderDirection, 0, len(p.order))
+	for _, o := range p.order {
+		fields = append(fields, o.Field.column)
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		directions = append(directions, direction)
+	}
+	predicates, err := entgql.MultiCursorsPredicate(after, before, &entgql.MultiCursorsOptions{
+		FieldID:     DefaultCouponOrder.Field.column,
+		DirectionID: idDirection,
+		Fields:      fields,
+		Directions:  directions,
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, predicate := range predicates {
 		query = query.Where(predicate)
 	}
 	return query, nil
 }
 
 func (p *couponPager) applyOrder(query *CouponQuery) *CouponQuery {
-	direction := p.order.Direction
-	if p.reverse {
-		direction = direction.Reverse()
+	var defaultOrdered bool
+	for _, o := range p.order {
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		query = query.Order(o.Field.toTerm(direction.OrderTermOption()))
+		if o.Field.column == DefaultCouponOrder.Field.column {
+			defaultOrdered = true
+		}
+		if len(query.ctx.Fields) > 0 {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
 	}
-	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
-	if p.order.Field != DefaultCouponOrder.Field {
+	if !defaultOrdered {
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
 		query = query.Order(DefaultCouponOrder.Field.toTerm(direction.OrderTermOption()))
-	}
-	if len(query.ctx.Fields) > 0 {
-		query.ctx.AppendFieldOnce(p.order.Field.column)
 	}
 	return query
 }
 
 func (p *couponPager) orderExpr(query *CouponQuery) sql.Querier {
-	direction := p.order.Direction
-	if p.reverse {
-		direction = direction.Reverse()
-	}
 	if len(query.ctx.Fields) > 0 {
-		query.ctx.AppendFieldOnce(p.order.Field.column)
+		for _, o := range p.order {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
 	}
 	return sql.ExprFunc(func(b *sql.Builder) {
-		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
-		if p.order.Field != DefaultCouponOrder.Field {
-			b.Comma().Ident(DefaultCouponOrder.Field.column).Pad().WriteString(string(direction))
+		for _, o := range p.order {
+			direction := o.Direction
+			if p.reverse {
+				direction = direction.Reverse()
+			}
+			b.Ident(o.Field.column).Pad().WriteString(string(direction))
+			b.Comma()
 		}
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		b.Ident(DefaultCouponOrder.Field.column).Pad().WriteString(string(direction))
 	})
 }
 
@@ -2121,6 +2211,20 @@ var (
 			}
 		},
 	}
+	// CouponOrderFieldCode orders Coupon by code.
+	CouponOrderFieldCode = &CouponOrderField{
+		Value: func(_m *Coupon) (ent.Value, error) {
+			return _m.Code, nil
+		},
+		column: coupon.FieldCode,
+		toTerm: coupon.ByCode,
+		toCursor: func(_m *Coupon) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.Code,
+			}
+		},
+	}
 )
 
 // String implement fmt.Stringer interface.
@@ -2135,6 +2239,8 @@ func (f CouponOrderField) String() string {
 		str = "CREATED_AT"
 	case CouponOrderFieldModifiedAt.column:
 		str = "MODIFIED_AT"
+	case CouponOrderFieldCode.column:
+		str = "CODE"
 	}
 	return str
 }
@@ -2159,6 +2265,8 @@ func (f *CouponOrderField) UnmarshalGQL(v interface{}) error {
 		*f = *CouponOrderFieldCreatedAt
 	case "MODIFIED_AT":
 		*f = *CouponOrderFieldModifiedAt
+	case "CODE":
+		*f = *CouponOrderFieldCode
 	default:
 		return fmt.Errorf("%s is not a valid CouponOrderField", str)
 	}
@@ -4505,19 +4613,14 @@ func (c *InvoiceConnection) build(nodes []*Invoice, pager *invoicePager, after *
 type InvoicePaginateOption func(*invoicePager) error
 
 // WithInvoiceOrder configures pagination ordering.
-func WithInvoiceOrder(order *InvoiceOrder) InvoicePaginateOption {
-	if order == nil {
-		order = DefaultInvoiceOrder
-	}
-	o := *order
+func WithInvoiceOrder(order []*InvoiceOrder) InvoicePaginateOption {
 	return func(pager *invoicePager) error {
-		if err := o.Direction.Validate(); err != nil {
-			return err
+		for _, o := range order {
+			if err := o.Direction.Validate(); err != nil {
+				return err
+			}
 		}
-		if o.Field == nil {
-			o.Field = DefaultInvoiceOrder.Field
-		}
-		pager.order = &o
+		pager.order = append(pager.order, order...)
 		return nil
 	}
 }
@@ -4535,7 +4638,7 @@ func WithInvoiceFilter(filter func(*InvoiceQuery) (*InvoiceQuery, error)) Invoic
 
 type invoicePager struct {
 	reverse bool
-	order   *InvoiceOrder
+	order   []*InvoiceOrder
 	filter  func(*InvoiceQuery) (*InvoiceQuery, error)
 }
 
@@ -4546,8 +4649,10 @@ func newInvoicePager(opts []InvoicePaginateOption, reverse bool) (*invoicePager,
 			return nil, err
 		}
 	}
-	if pager.order == nil {
-		pager.order = DefaultInvoiceOrder
+	for i, o := range pager.order {
+		if i > 0 && o.Field == pager.order[i-1].Field {
+			return nil, fmt.Errorf("duplicate order direction %q", o.Direction)
+		}
 	}
 	return pager, nil
 }
@@ -4560,48 +4665,87 @@ func (p *invoicePager) applyFilter(query *InvoiceQuery) (*InvoiceQuery, error) {
 }
 
 func (p *invoicePager) toCursor(_m *Invoice) Cursor {
-	return p.order.Field.toCursor(_m)
+	cs_ := make([]any, 0, len(p.order))
+	for _, o_ := range p.order {
+		cs_ = append(cs_, o_.Field.toCursor(_m).Value)
+	}
+	return Cursor{ID: _m.ID, Value: cs_}
 }
 
 func (p *invoicePager) applyCursors(query *InvoiceQuery, after, before *Cursor) (*InvoiceQuery, error) {
-	direction := p.order.Direction
+	idDirection := entgql.OrderDirectionAsc
 	if p.reverse {
-		direction = direction.Reverse()
+		idDirection = entgql.OrderDirectionDesc
 	}
-	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultInvoiceOrder.Field.column, p.order.Field.column, direction) {
+	fields, directions := make([]string, 0, len(p.order)), make([]OrderDirection, 0, len(p.order))
+	for _, o := range p.order {
+		fields = append(fields, o.Field.column)
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		directions = append(directions, direction)
+	}
+	predicates, err := entgql.MultiCursorsPredicate(after, before, &entgql.MultiCursorsOptions{
+		FieldID:     DefaultInvoiceOrder.Field.column,
+		DirectionID: idDirection,
+		Fields:      fields,
+		Directions:  directions,
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, predicate := range predicates {
 		query = query.Where(predicate)
 	}
 	return query, nil
 }
 
 func (p *invoicePager) applyOrder(query *InvoiceQuery) *InvoiceQuery {
-	direction := p.order.Direction
-	if p.reverse {
-		direction = direction.Reverse()
+	var defaultOrdered bool
+	for _, o := range p.order {
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		query = query.Order(o.Field.toTerm(direction.OrderTermOption()))
+		if o.Field.column == DefaultInvoiceOrder.Field.column {
+			defaultOrdered = true
+		}
+		if len(query.ctx.Fields) > 0 {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
 	}
-	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
-	if p.order.Field != DefaultInvoiceOrder.Field {
+	if !defaultOrdered {
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
 		query = query.Order(DefaultInvoiceOrder.Field.toTerm(direction.OrderTermOption()))
-	}
-	if len(query.ctx.Fields) > 0 {
-		query.ctx.AppendFieldOnce(p.order.Field.column)
 	}
 	return query
 }
 
 func (p *invoicePager) orderExpr(query *InvoiceQuery) sql.Querier {
-	direction := p.order.Direction
-	if p.reverse {
-		direction = direction.Reverse()
-	}
 	if len(query.ctx.Fields) > 0 {
-		query.ctx.AppendFieldOnce(p.order.Field.column)
+		for _, o := range p.order {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
 	}
 	return sql.ExprFunc(func(b *sql.Builder) {
-		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
-		if p.order.Field != DefaultInvoiceOrder.Field {
-			b.Comma().Ident(DefaultInvoiceOrder.Field.column).Pad().WriteString(string(direction))
+		for _, o := range p.order {
+			direction := o.Direction
+			if p.reverse {
+				direction = direction.Reverse()
+			}
+			b.Ident(o.Field.column).Pad().WriteString(string(direction))
+			b.Comma()
 		}
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		b.Ident(DefaultInvoiceOrder.Field.column).Pad().WriteString(string(direction))
 	})
 }
 
@@ -4715,6 +4859,48 @@ var (
 			}
 		},
 	}
+	// InvoiceOrderFieldAmount orders Invoice by amount.
+	InvoiceOrderFieldAmount = &InvoiceOrderField{
+		Value: func(_m *Invoice) (ent.Value, error) {
+			return _m.Amount, nil
+		},
+		column: invoice.FieldAmount,
+		toTerm: invoice.ByAmount,
+		toCursor: func(_m *Invoice) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.Amount,
+			}
+		},
+	}
+	// InvoiceOrderFieldStatus orders Invoice by status.
+	InvoiceOrderFieldStatus = &InvoiceOrderField{
+		Value: func(_m *Invoice) (ent.Value, error) {
+			return _m.Status, nil
+		},
+		column: invoice.FieldStatus,
+		toTerm: invoice.ByStatus,
+		toCursor: func(_m *Invoice) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.Status,
+			}
+		},
+	}
+	// InvoiceOrderFieldDueAt orders Invoice by due_at.
+	InvoiceOrderFieldDueAt = &InvoiceOrderField{
+		Value: func(_m *Invoice) (ent.Value, error) {
+			return _m.DueAt, nil
+		},
+		column: invoice.FieldDueAt,
+		toTerm: invoice.ByDueAt,
+		toCursor: func(_m *Invoice) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.DueAt,
+			}
+		},
+	}
 )
 
 // String implement fmt.Stringer interface.
@@ -4729,6 +4915,12 @@ func (f InvoiceOrderField) String() string {
 		str = "CREATED_AT"
 	case InvoiceOrderFieldModifiedAt.column:
 		str = "MODIFIED_AT"
+	case InvoiceOrderFieldAmount.column:
+		str = "AMOUNT"
+	case InvoiceOrderFieldStatus.column:
+		str = "STATUS"
+	case InvoiceOrderFieldDueAt.column:
+		str = "DUE_AT"
 	}
 	return str
 }
@@ -4753,6 +4945,12 @@ func (f *InvoiceOrderField) UnmarshalGQL(v interface{}) error {
 		*f = *InvoiceOrderFieldCreatedAt
 	case "MODIFIED_AT":
 		*f = *InvoiceOrderFieldModifiedAt
+	case "AMOUNT":
+		*f = *InvoiceOrderFieldAmount
+	case "STATUS":
+		*f = *InvoiceOrderFieldStatus
+	case "DUE_AT":
+		*f = *InvoiceOrderFieldDueAt
 	default:
 		return fmt.Errorf("%s is not a valid InvoiceOrderField", str)
 	}
@@ -5065,6 +5263,20 @@ var (
 			}
 		},
 	}
+	// ItemPriceOrderFieldAmount orders ItemPrice by amount.
+	ItemPriceOrderFieldAmount = &ItemPriceOrderField{
+		Value: func(_m *ItemPrice) (ent.Value, error) {
+			return _m.Amount, nil
+		},
+		column: itemprice.FieldAmount,
+		toTerm: itemprice.ByAmount,
+		toCursor: func(_m *ItemPrice) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.Amount,
+			}
+		},
+	}
 )
 
 // String implement fmt.Stringer interface.
@@ -5079,6 +5291,8 @@ func (f ItemPriceOrderField) String() string {
 		str = "CREATED_AT"
 	case ItemPriceOrderFieldModifiedAt.column:
 		str = "MODIFIED_AT"
+	case ItemPriceOrderFieldAmount.column:
+		str = "AMOUNT"
 	}
 	return str
 }
@@ -5103,6 +5317,8 @@ func (f *ItemPriceOrderField) UnmarshalGQL(v interface{}) error {
 		*f = *ItemPriceOrderFieldCreatedAt
 	case "MODIFIED_AT":
 		*f = *ItemPriceOrderFieldModifiedAt
+	case "AMOUNT":
+		*f = *ItemPriceOrderFieldAmount
 	default:
 		return fmt.Errorf("%s is not a valid ItemPriceOrderField", str)
 	}
@@ -9415,19 +9631,14 @@ func (c *SubscriptionItemConnection) build(nodes []*SubscriptionItem, pager *sub
 type SubscriptionItemPaginateOption func(*subscriptionitemPager) error
 
 // WithSubscriptionItemOrder configures pagination ordering.
-func WithSubscriptionItemOrder(order *SubscriptionItemOrder) SubscriptionItemPaginateOption {
-	if order == nil {
-		order = DefaultSubscriptionItemOrder
-	}
-	o := *order
+func WithSubscriptionItemOrder(order []*SubscriptionItemOrder) SubscriptionItemPaginateOption {
 	return func(pager *subscriptionitemPager) error {
-		if err := o.Direction.Validate(); err != nil {
-			return err
+		for _, o := range order {
+			if err := o.Direction.Validate(); err != nil {
+				return err
+			}
 		}
-		if o.Field == nil {
-			o.Field = DefaultSubscriptionItemOrder.Field
-		}
-		pager.order = &o
+		pager.order = append(pager.order, order...)
 		return nil
 	}
 }
@@ -9445,7 +9656,7 @@ func WithSubscriptionItemFilter(filter func(*SubscriptionItemQuery) (*Subscripti
 
 type subscriptionitemPager struct {
 	reverse bool
-	order   *SubscriptionItemOrder
+	order   []*SubscriptionItemOrder
 	filter  func(*SubscriptionItemQuery) (*SubscriptionItemQuery, error)
 }
 
@@ -9456,8 +9667,10 @@ func newSubscriptionItemPager(opts []SubscriptionItemPaginateOption, reverse boo
 			return nil, err
 		}
 	}
-	if pager.order == nil {
-		pager.order = DefaultSubscriptionItemOrder
+	for i, o := range pager.order {
+		if i > 0 && o.Field == pager.order[i-1].Field {
+			return nil, fmt.Errorf("duplicate order direction %q", o.Direction)
+		}
 	}
 	return pager, nil
 }
@@ -9470,48 +9683,87 @@ func (p *subscriptionitemPager) applyFilter(query *SubscriptionItemQuery) (*Subs
 }
 
 func (p *subscriptionitemPager) toCursor(_m *SubscriptionItem) Cursor {
-	return p.order.Field.toCursor(_m)
+	cs_ := make([]any, 0, len(p.order))
+	for _, o_ := range p.order {
+		cs_ = append(cs_, o_.Field.toCursor(_m).Value)
+	}
+	return Cursor{ID: _m.ID, Value: cs_}
 }
 
 func (p *subscriptionitemPager) applyCursors(query *SubscriptionItemQuery, after, before *Cursor) (*SubscriptionItemQuery, error) {
-	direction := p.order.Direction
+	idDirection := entgql.OrderDirectionAsc
 	if p.reverse {
-		direction = direction.Reverse()
+		idDirection = entgql.OrderDirectionDesc
 	}
-	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultSubscriptionItemOrder.Field.column, p.order.Field.column, direction) {
+	fields, directions := make([]string, 0, len(p.order)), make([]OrderDirection, 0, len(p.order))
+	for _, o := range p.order {
+		fields = append(fields, o.Field.column)
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		directions = append(directions, direction)
+	}
+	predicates, err := entgql.MultiCursorsPredicate(after, before, &entgql.MultiCursorsOptions{
+		FieldID:     DefaultSubscriptionItemOrder.Field.column,
+		DirectionID: idDirection,
+		Fields:      fields,
+		Directions:  directions,
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, predicate := range predicates {
 		query = query.Where(predicate)
 	}
 	return query, nil
 }
 
 func (p *subscriptionitemPager) applyOrder(query *SubscriptionItemQuery) *SubscriptionItemQuery {
-	direction := p.order.Direction
-	if p.reverse {
-		direction = direction.Reverse()
+	var defaultOrdered bool
+	for _, o := range p.order {
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		query = query.Order(o.Field.toTerm(direction.OrderTermOption()))
+		if o.Field.column == DefaultSubscriptionItemOrder.Field.column {
+			defaultOrdered = true
+		}
+		if len(query.ctx.Fields) > 0 {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
 	}
-	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
-	if p.order.Field != DefaultSubscriptionItemOrder.Field {
+	if !defaultOrdered {
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
 		query = query.Order(DefaultSubscriptionItemOrder.Field.toTerm(direction.OrderTermOption()))
-	}
-	if len(query.ctx.Fields) > 0 {
-		query.ctx.AppendFieldOnce(p.order.Field.column)
 	}
 	return query
 }
 
 func (p *subscriptionitemPager) orderExpr(query *SubscriptionItemQuery) sql.Querier {
-	direction := p.order.Direction
-	if p.reverse {
-		direction = direction.Reverse()
-	}
 	if len(query.ctx.Fields) > 0 {
-		query.ctx.AppendFieldOnce(p.order.Field.column)
+		for _, o := range p.order {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
 	}
 	return sql.ExprFunc(func(b *sql.Builder) {
-		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
-		if p.order.Field != DefaultSubscriptionItemOrder.Field {
-			b.Comma().Ident(DefaultSubscriptionItemOrder.Field.column).Pad().WriteString(string(direction))
+		for _, o := range p.order {
+			direction := o.Direction
+			if p.reverse {
+				direction = direction.Reverse()
+			}
+			b.Ident(o.Field.column).Pad().WriteString(string(direction))
+			b.Comma()
 		}
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		b.Ident(DefaultSubscriptionItemOrder.Field.column).Pad().WriteString(string(direction))
 	})
 }
 
@@ -9625,6 +9877,20 @@ var (
 			}
 		},
 	}
+	// SubscriptionItemOrderFieldName orders SubscriptionItem by name.
+	SubscriptionItemOrderFieldName = &SubscriptionItemOrderField{
+		Value: func(_m *SubscriptionItem) (ent.Value, error) {
+			return _m.Name, nil
+		},
+		column: subscriptionitem.FieldName,
+		toTerm: subscriptionitem.ByName,
+		toCursor: func(_m *SubscriptionItem) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.Name,
+			}
+		},
+	}
 )
 
 // String implement fmt.Stringer interface.
@@ -9639,6 +9905,8 @@ func (f SubscriptionItemOrderField) String() string {
 		str = "CREATED_AT"
 	case SubscriptionItemOrderFieldModifiedAt.column:
 		str = "MODIFIED_AT"
+	case SubscriptionItemOrderFieldName.column:
+		str = "NAME"
 	}
 	return str
 }
@@ -9663,6 +9931,8 @@ func (f *SubscriptionItemOrderField) UnmarshalGQL(v interface{}) error {
 		*f = *SubscriptionItemOrderFieldCreatedAt
 	case "MODIFIED_AT":
 		*f = *SubscriptionItemOrderFieldModifiedAt
+	case "NAME":
+		*f = *SubscriptionItemOrderFieldName
 	default:
 		return fmt.Errorf("%s is not a valid SubscriptionItemOrderField", str)
 	}
@@ -9765,19 +10035,14 @@ func (c *TestClockConnection) build(nodes []*TestClock, pager *testclockPager, a
 type TestClockPaginateOption func(*testclockPager) error
 
 // WithTestClockOrder configures pagination ordering.
-func WithTestClockOrder(order *TestClockOrder) TestClockPaginateOption {
-	if order == nil {
-		order = DefaultTestClockOrder
-	}
-	o := *order
+func WithTestClockOrder(order []*TestClockOrder) TestClockPaginateOption {
 	return func(pager *testclockPager) error {
-		if err := o.Direction.Validate(); err != nil {
-			return err
+		for _, o := range order {
+			if err := o.Direction.Validate(); err != nil {
+				return err
+			}
 		}
-		if o.Field == nil {
-			o.Field = DefaultTestClockOrder.Field
-		}
-		pager.order = &o
+		pager.order = append(pager.order, order...)
 		return nil
 	}
 }
@@ -9795,7 +10060,7 @@ func WithTestClockFilter(filter func(*TestClockQuery) (*TestClockQuery, error)) 
 
 type testclockPager struct {
 	reverse bool
-	order   *TestClockOrder
+	order   []*TestClockOrder
 	filter  func(*TestClockQuery) (*TestClockQuery, error)
 }
 
@@ -9806,8 +10071,10 @@ func newTestClockPager(opts []TestClockPaginateOption, reverse bool) (*testclock
 			return nil, err
 		}
 	}
-	if pager.order == nil {
-		pager.order = DefaultTestClockOrder
+	for i, o := range pager.order {
+		if i > 0 && o.Field == pager.order[i-1].Field {
+			return nil, fmt.Errorf("duplicate order direction %q", o.Direction)
+		}
 	}
 	return pager, nil
 }
@@ -9820,48 +10087,87 @@ func (p *testclockPager) applyFilter(query *TestClockQuery) (*TestClockQuery, er
 }
 
 func (p *testclockPager) toCursor(_m *TestClock) Cursor {
-	return p.order.Field.toCursor(_m)
+	cs_ := make([]any, 0, len(p.order))
+	for _, o_ := range p.order {
+		cs_ = append(cs_, o_.Field.toCursor(_m).Value)
+	}
+	return Cursor{ID: _m.ID, Value: cs_}
 }
 
 func (p *testclockPager) applyCursors(query *TestClockQuery, after, before *Cursor) (*TestClockQuery, error) {
-	direction := p.order.Direction
+	idDirection := entgql.OrderDirectionAsc
 	if p.reverse {
-		direction = direction.Reverse()
+		idDirection = entgql.OrderDirectionDesc
 	}
-	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultTestClockOrder.Field.column, p.order.Field.column, direction) {
+	fields, directions := make([]string, 0, len(p.order)), make([]OrderDirection, 0, len(p.order))
+	for _, o := range p.order {
+		fields = append(fields, o.Field.column)
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		directions = append(directions, direction)
+	}
+	predicates, err := entgql.MultiCursorsPredicate(after, before, &entgql.MultiCursorsOptions{
+		FieldID:     DefaultTestClockOrder.Field.column,
+		DirectionID: idDirection,
+		Fields:      fields,
+		Directions:  directions,
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, predicate := range predicates {
 		query = query.Where(predicate)
 	}
 	return query, nil
 }
 
 func (p *testclockPager) applyOrder(query *TestClockQuery) *TestClockQuery {
-	direction := p.order.Direction
-	if p.reverse {
-		direction = direction.Reverse()
+	var defaultOrdered bool
+	for _, o := range p.order {
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		query = query.Order(o.Field.toTerm(direction.OrderTermOption()))
+		if o.Field.column == DefaultTestClockOrder.Field.column {
+			defaultOrdered = true
+		}
+		if len(query.ctx.Fields) > 0 {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
 	}
-	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
-	if p.order.Field != DefaultTestClockOrder.Field {
+	if !defaultOrdered {
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
 		query = query.Order(DefaultTestClockOrder.Field.toTerm(direction.OrderTermOption()))
-	}
-	if len(query.ctx.Fields) > 0 {
-		query.ctx.AppendFieldOnce(p.order.Field.column)
 	}
 	return query
 }
 
 func (p *testclockPager) orderExpr(query *TestClockQuery) sql.Querier {
-	direction := p.order.Direction
-	if p.reverse {
-		direction = direction.Reverse()
-	}
 	if len(query.ctx.Fields) > 0 {
-		query.ctx.AppendFieldOnce(p.order.Field.column)
+		for _, o := range p.order {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
 	}
 	return sql.ExprFunc(func(b *sql.Builder) {
-		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
-		if p.order.Field != DefaultTestClockOrder.Field {
-			b.Comma().Ident(DefaultTestClockOrder.Field.column).Pad().WriteString(string(direction))
+		for _, o := range p.order {
+			direction := o.Direction
+			if p.reverse {
+				direction = direction.Reverse()
+			}
+			b.Ident(o.Field.column).Pad().WriteString(string(direction))
+			b.Comma()
 		}
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		b.Ident(DefaultTestClockOrder.Field.column).Pad().WriteString(string(direction))
 	})
 }
 
@@ -9975,6 +10281,20 @@ var (
 			}
 		},
 	}
+	// TestClockOrderFieldFrozenTime orders TestClock by frozen_time.
+	TestClockOrderFieldFrozenTime = &TestClockOrderField{
+		Value: func(_m *TestClock) (ent.Value, error) {
+			return _m.FrozenTime, nil
+		},
+		column: testclock.FieldFrozenTime,
+		toTerm: testclock.ByFrozenTime,
+		toCursor: func(_m *TestClock) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.FrozenTime,
+			}
+		},
+	}
 )
 
 // String implement fmt.Stringer interface.
@@ -9989,6 +10309,8 @@ func (f TestClockOrderField) String() string {
 		str = "CREATED_AT"
 	case TestClockOrderFieldModifiedAt.column:
 		str = "MODIFIED_AT"
+	case TestClockOrderFieldFrozenTime.column:
+		str = "FROZEN_TIME"
 	}
 	return str
 }
@@ -10013,6 +10335,8 @@ func (f *TestClockOrderField) UnmarshalGQL(v interface{}) error {
 		*f = *TestClockOrderFieldCreatedAt
 	case "MODIFIED_AT":
 		*f = *TestClockOrderFieldModifiedAt
+	case "FROZEN_TIME":
+		*f = *TestClockOrderFieldFrozenTime
 	default:
 		return fmt.Errorf("%s is not a valid TestClockOrderField", str)
 	}

@@ -13,6 +13,11 @@ import (
 	"entgo.io/contrib/entgql"
 )
 
+// Invoices is the resolver for the invoices field.
+func (r *billingSubscriptionResolver) Invoices(ctx context.Context, obj *ent.BillingSubscription, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.InvoiceOrder, where *ent.InvoiceWhereInput) (*ent.InvoiceConnection, error) {
+	return page(ctx, r.Resolver, "subscription.invoices:"+obj.ID, obj.Invoices, after, first, before, last, invoiceOrders.complete(orderBy), where)
+}
+
 // Payments is the resolver for the payments field.
 func (r *customerResolver) Payments(ctx context.Context, obj *ent.Customer, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.PaymentIntentOrder, where *ent.PaymentIntentWhereInput) (*ent.PaymentIntentConnection, error) {
 	return page(ctx, r.Resolver, "customer.payments:"+obj.ID, primed(obj.Payments, primePayments), after, first, before, last, paymentOrders.complete(orderBy), where)
@@ -78,6 +83,16 @@ func (r *queryResolver) AuditLog(ctx context.Context, after *entgql.Cursor[strin
 	return page(ctx, r.Resolver, "auditLog", tablePager(r.client.AuditEntry.Query().Paginate, ent.WithAuditEntryOrder, ent.WithAuditEntryFilter, (*ent.AuditEntryWhereInput).Filter), after, first, before, last, auditEntryOrders.newest(orderBy), where)
 }
 
+// Subscriptions is the resolver for the subscriptions field.
+func (r *queryResolver) Subscriptions(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.BillingSubscriptionOrder, where *ent.BillingSubscriptionWhereInput) (*ent.BillingSubscriptionConnection, error) {
+	return page(ctx, r.Resolver, "subscriptions", tablePager(r.client.BillingSubscription.Query().Paginate, ent.WithBillingSubscriptionOrder, ent.WithBillingSubscriptionFilter, (*ent.BillingSubscriptionWhereInput).Filter), after, first, before, last, subscriptionOrders.complete(orderBy), where)
+}
+
+// Coupons is the resolver for the coupons field.
+func (r *queryResolver) Coupons(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.CouponOrder, where *ent.CouponWhereInput) (*ent.CouponConnection, error) {
+	return page(ctx, r.Resolver, "coupons", tablePager(r.client.Coupon.Query().Paginate, ent.WithCouponOrder, ent.WithCouponFilter, (*ent.CouponWhereInput).Filter), after, first, before, last, couponOrders.complete(orderBy), where)
+}
+
 // Customers is the resolver for the customers field.
 func (r *queryResolver) Customers(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.CustomerOrder, where *ent.CustomerWhereInput) (*ent.CustomerConnection, error) {
 	return page(ctx, r.Resolver, "customers", tablePager(r.client.Customer.Query().Paginate, ent.WithCustomerOrder, ent.WithCustomerFilter, (*ent.CustomerWhereInput).Filter), after, first, before, last, customerOrders.orNewest(orderBy), where)
@@ -96,6 +111,11 @@ func (r *queryResolver) Events(ctx context.Context, after *entgql.Cursor[string]
 // GsmRules is the resolver for the gsmRules field.
 func (r *queryResolver) GsmRules(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.GsmRuleOrder, where *ent.GsmRuleWhereInput) (*ent.GsmRuleConnection, error) {
 	return page(ctx, r.Resolver, "gsmRules", tablePager(r.client.GsmRule.Query().Paginate, ent.WithGsmRuleOrder, ent.WithGsmRuleFilter, (*ent.GsmRuleWhereInput).Filter), after, first, before, last, gsmRuleOrders.complete(orderBy), where)
+}
+
+// Invoices is the resolver for the invoices field.
+func (r *queryResolver) Invoices(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.InvoiceOrder, where *ent.InvoiceWhereInput) (*ent.InvoiceConnection, error) {
+	return page(ctx, r.Resolver, "invoices", tablePager(r.client.Invoice.Query().Paginate, ent.WithInvoiceOrder, ent.WithInvoiceFilter, (*ent.InvoiceWhereInput).Filter), after, first, before, last, invoiceOrders.complete(orderBy), where)
 }
 
 // Mandates is the resolver for the mandates field.
@@ -138,6 +158,26 @@ func (r *queryResolver) RoutingAlgorithms(ctx context.Context, after *entgql.Cur
 	return page(ctx, r.Resolver, "routingAlgorithms", tablePager(r.client.RoutingAlgorithm.Query().Paginate, ent.WithRoutingAlgorithmOrder, ent.WithRoutingAlgorithmFilter, (*ent.RoutingAlgorithmWhereInput).Filter), after, first, before, last, routingAlgorithmOrders.complete(orderBy), where)
 }
 
+// SubscriptionItems is the resolver for the subscriptionItems field.
+func (r *queryResolver) SubscriptionItems(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.SubscriptionItemOrder, where *ent.SubscriptionItemWhereInput) (*ent.SubscriptionItemConnection, error) {
+	return page(ctx, r.Resolver, "subscriptionItems", tablePager(r.client.SubscriptionItem.Query().Paginate, ent.WithSubscriptionItemOrder, ent.WithSubscriptionItemFilter, (*ent.SubscriptionItemWhereInput).Filter), after, first, before, last, subscriptionItemOrders.complete(orderBy), where)
+}
+
+// TestClocks is the resolver for the testClocks field.
+func (r *queryResolver) TestClocks(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.TestClockOrder, where *ent.TestClockWhereInput) (*ent.TestClockConnection, error) {
+	return page(ctx, r.Resolver, "testClocks", tablePager(r.client.TestClock.Query().Paginate, ent.WithTestClockOrder, ent.WithTestClockFilter, (*ent.TestClockWhereInput).Filter), after, first, before, last, testClockOrders.complete(orderBy), where)
+}
+
+// Prices is the resolver for the prices field.
+func (r *subscriptionItemResolver) Prices(ctx context.Context, obj *ent.SubscriptionItem, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy *ent.ItemPriceOrder, where *ent.ItemPriceWhereInput) (*ent.ItemPriceConnection, error) {
+	return page(ctx, r.Resolver, "subscriptionItem.prices:"+obj.ID, obj.Prices, after, first, before, last, itemPriceOrders.newest(orderBy), where)
+}
+
+// BillingSubscription returns generated.BillingSubscriptionResolver implementation.
+func (r *Resolver) BillingSubscription() generated.BillingSubscriptionResolver {
+	return &billingSubscriptionResolver{r}
+}
+
 // Customer returns generated.CustomerResolver implementation.
 func (r *Resolver) Customer() generated.CustomerResolver { return &customerResolver{r} }
 
@@ -148,6 +188,9 @@ func (r *Resolver) Event() generated.EventResolver { return &eventResolver{r} }
 func (r *Resolver) EventDeliveryAttempt() generated.EventDeliveryAttemptResolver {
 	return &eventDeliveryAttemptResolver{r}
 }
+
+// Invoice returns generated.InvoiceResolver implementation.
+func (r *Resolver) Invoice() generated.InvoiceResolver { return &invoiceResolver{r} }
 
 // Mandate returns generated.MandateResolver implementation.
 func (r *Resolver) Mandate() generated.MandateResolver { return &mandateResolver{r} }
@@ -182,6 +225,11 @@ func (r *Resolver) RoutingAlgorithm() generated.RoutingAlgorithmResolver {
 	return &routingAlgorithmResolver{r}
 }
 
+// SubscriptionItem returns generated.SubscriptionItemResolver implementation.
+func (r *Resolver) SubscriptionItem() generated.SubscriptionItemResolver {
+	return &subscriptionItemResolver{r}
+}
+
 // MandateWhereInput returns generated.MandateWhereInputResolver implementation.
 func (r *Resolver) MandateWhereInput() generated.MandateWhereInputResolver {
 	return &mandateWhereInputResolver{r}
@@ -198,9 +246,11 @@ func (r *Resolver) PaymentMethodWhereInput() generated.PaymentMethodWhereInputRe
 }
 
 type (
+	billingSubscriptionResolver      struct{ *Resolver }
 	customerResolver                 struct{ *Resolver }
 	eventResolver                    struct{ *Resolver }
 	eventDeliveryAttemptResolver     struct{ *Resolver }
+	invoiceResolver                  struct{ *Resolver }
 	mandateResolver                  struct{ *Resolver }
 	merchantAccountResolver          struct{ *Resolver }
 	merchantConnectorAccountResolver struct{ *Resolver }
@@ -210,6 +260,7 @@ type (
 	profileResolver                  struct{ *Resolver }
 	queryResolver                    struct{ *Resolver }
 	routingAlgorithmResolver         struct{ *Resolver }
+	subscriptionItemResolver         struct{ *Resolver }
 	mandateWhereInputResolver        struct{ *Resolver }
 	paymentIntentWhereInputResolver  struct{ *Resolver }
 	paymentMethodWhereInputResolver  struct{ *Resolver }

@@ -250,6 +250,20 @@ func (w *mutationWalk) base(t *testing.T, mutation string) map[string]any {
 		}
 		w.api.must(`mutation { createPayout(input: {amount: 100, currency: "USD"}) { payout { payoutID } } }`, nil, &made)
 		return map[string]any{"id": made.CreatePayout.Payout.PayoutID, "input": map[string]any{}}
+	case "createSubscriptionItem":
+		return map[string]any{"input": map[string]any{"name": unique}}
+	case "createItemPrice":
+		var made struct {
+			CreateSubscriptionItem struct{ Item struct{ ID string } }
+		}
+		w.api.must(`mutation($n: String!) { createSubscriptionItem(input: {name: $n}) { item { id } } }`, map[string]any{"n": unique}, &made)
+		return map[string]any{"itemID": made.CreateSubscriptionItem.Item.ID, "input": map[string]any{"amount": 100, "currency": "USD"}}
+	case "createCoupon":
+		return map[string]any{"input": map[string]any{"code": unique, "discountType": "percentage", "percentOffBps": 100}}
+	case "createTestClock":
+		return map[string]any{"input": map[string]any{"frozenTime": "2026-01-01T00:00:00Z"}}
+	case "advanceTestClock":
+		return map[string]any{"frozenTime": "2026-01-01T00:00:00Z"}
 	case "createCustomer":
 		return map[string]any{"input": map[string]any{"customerID": unique}}
 	case "updateCustomer":

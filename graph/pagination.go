@@ -156,6 +156,11 @@ var (
 	connectorAccountOrders orderKind[ent.MerchantConnectorAccountOrder, ent.MerchantConnectorAccountOrderField]
 	gsmRuleOrders          orderKind[ent.GsmRuleOrder, ent.GsmRuleOrderField]
 	routingAlgorithmOrders orderKind[ent.RoutingAlgorithmOrder, ent.RoutingAlgorithmOrderField]
+	subscriptionOrders     orderKind[ent.BillingSubscriptionOrder, ent.BillingSubscriptionOrderField]
+	invoiceOrders          orderKind[ent.InvoiceOrder, ent.InvoiceOrderField]
+	subscriptionItemOrders orderKind[ent.SubscriptionItemOrder, ent.SubscriptionItemOrderField]
+	couponOrders           orderKind[ent.CouponOrder, ent.CouponOrderField]
+	testClockOrders        orderKind[ent.TestClockOrder, ent.TestClockOrderField]
 	// These take several orders but keep the client's as given (orNewest).
 	customerOrders orderKind[ent.CustomerOrder, ent.CustomerOrderField]
 	disputeOrders  orderKind[ent.DisputeOrder, ent.DisputeOrderField]
@@ -167,6 +172,7 @@ var (
 	payoutAttemptOrders   orderKind[ent.PayoutAttemptOrder, ent.PayoutAttemptOrderField]
 	merchantAccountOrders orderKind[ent.MerchantAccountOrder, ent.MerchantAccountOrderField]
 	auditEntryOrders      orderKind[ent.AuditEntryOrder, ent.AuditEntryOrderField]
+	itemPriceOrders       orderKind[ent.ItemPriceOrder, ent.ItemPriceOrderField]
 )
 
 // orderField is an entgql order field enum.

@@ -7,13 +7,17 @@ import (
 
 	"switchyard/ent"
 	"switchyard/ent/apikey"
+	"switchyard/ent/billingsubscription"
 	"switchyard/ent/capture"
+	"switchyard/ent/coupon"
 	"switchyard/ent/customer"
 	"switchyard/ent/dispute"
 	"switchyard/ent/event"
 	"switchyard/ent/eventdeliveryattempt"
 	"switchyard/ent/gsmrule"
 	"switchyard/ent/incrementalauthorization"
+	"switchyard/ent/invoice"
+	"switchyard/ent/itemprice"
 	"switchyard/ent/mandate"
 	"switchyard/ent/merchantaccount"
 	"switchyard/ent/merchantconnectoraccount"
@@ -25,6 +29,8 @@ import (
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
 	"switchyard/ent/routingalgorithm"
+	"switchyard/ent/subscriptionitem"
+	"switchyard/ent/testclock"
 	"switchyard/graph/cursors"
 	"switchyard/internal/auth"
 	"switchyard/internal/idempotency"
@@ -38,6 +44,7 @@ import (
 	"switchyard/payments/merchant"
 	"switchyard/payments/payouts"
 	"switchyard/payments/routing"
+	"switchyard/payments/subscriptions"
 	"switchyard/payments/users"
 )
 
@@ -47,6 +54,7 @@ type Resolver struct {
 	cursors    *cursors.Store
 	svc        *payments.Service
 	payouts    *payouts.Service
+	subs       *subscriptions.Service
 	merchants  *merchant.Service
 	connectors *connector.Service
 	customers  *customers.Service
@@ -103,11 +111,13 @@ type Deps struct {
 	// Exports keeps the one-time download grants of payment exports; nil
 	// refuses createPaymentExport.
 	Exports ExportGrants
+	// Subscriptions runs the billing mutations; nil refuses them.
+	Subscriptions *subscriptions.Service
 }
 
 // NewResolver returns the root resolver over d.
 func NewResolver(d Deps) *Resolver {
-	return &Resolver{client: d.Client, cursors: d.Cursors, svc: d.Payments, payouts: d.Payouts, merchants: d.Merchants,
+	return &Resolver{client: d.Client, cursors: d.Cursors, svc: d.Payments, payouts: d.Payouts, subs: d.Subscriptions, merchants: d.Merchants,
 		connectors: d.Connectors, customers: d.Customers, events: d.Events, routing: d.Routing, gsm: d.GSM, users: d.Users, analytics: d.Analytics, idem: d.Idempotency, webhooks: d.Webhooks,
 		publicURL: d.PublicURL, exports: d.Exports, live: d.Live, liveOpts: DefaultOptions()}
 }
@@ -134,6 +144,12 @@ var tableByPrefix = map[string]string{
 	ids.GsmRule:                  gsmrule.Table,
 	ids.Payout:                   payout.Table,
 	ids.PayoutAttempt:            payoutattempt.Table,
+	ids.SubscriptionItem:         subscriptionitem.Table,
+	ids.ItemPrice:                itemprice.Table,
+	ids.Coupon:                   coupon.Table,
+	ids.Subscription:             billingsubscription.Table,
+	ids.Invoice:                  invoice.Table,
+	ids.TestClock:                testclock.Table,
 }
 
 func nodeType(_ context.Context, id string) (string, error) {

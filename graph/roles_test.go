@@ -37,7 +37,10 @@ var roleMatrix = map[string]access{
 	"Query.connectorSuccessRateSeries": {"all", "any"}, "Query.refundAnalytics": {"all", "any"},
 	"Query.disputeAnalytics": {"all", "any"}, "Query.gsmRules": {"all", "any"}, "Query.routingFacts": {"all", "any"},
 	"Query.payouts": {"all", "any"}, "Query.payout": {"all", "any"},
-	"Query.users": {"", "admin"}, "Query.auditLog": {"", "admin"},
+	"Query.subscriptions": {"all", "any"}, "Query.invoices": {"all", "any"}, "Query.subscriptionItems": {"all", "any"},
+	"Query.coupons": {"all", "any"}, "Query.testClocks": {"all", "any"}, "Query.subscription": {"all", "any"},
+	"Query.testClock": {"all", "any"},
+	"Query.users":     {"", "admin"}, "Query.auditLog": {"", "admin"},
 	// An invitation link's page, before anyone has signed in.
 	"Query.invitation": {"public", "any"},
 	// Payments, payouts, disputes and customers: operators.
@@ -49,6 +52,11 @@ var roleMatrix = map[string]access{
 	"Mutation.deletePaymentMethod": {"OPERATOR", "any"}, "Mutation.setDefaultPaymentMethod": {"OPERATOR", "any"},
 	"Mutation.createPayout": {"OPERATOR", "any"}, "Mutation.confirmPayout": {"OPERATOR", "any"},
 	"Mutation.fulfillPayout": {"OPERATOR", "any"}, "Mutation.cancelPayout": {"OPERATOR", "any"},
+	"Mutation.createSubscriptionItem": {"OPERATOR", "any"}, "Mutation.createItemPrice": {"OPERATOR", "any"},
+	"Mutation.createCoupon": {"OPERATOR", "any"}, "Mutation.pauseSubscription": {"OPERATOR", "any"},
+	"Mutation.resumeSubscription": {"OPERATOR", "any"}, "Mutation.cancelSubscription": {"OPERATOR", "any"},
+	"Mutation.changeSubscriptionPlan": {"OPERATOR", "any"}, "Mutation.createTestClock": {"OPERATOR", "any"},
+	"Mutation.advanceTestClock": {"OPERATOR", "any"},
 	// Connectors, webhooks and routing: developers; API keys too, but a
 	// secret key does not make, end or roll keys.
 	"Mutation.createConnectorAccount": {"DEVELOPER", "any"}, "Mutation.updateConnectorAccount": {"DEVELOPER", "any"},

@@ -35,13 +35,13 @@ var PeriodUnits = []string{"Day", "Week", "Month", "Year"}
 type SubscriptionItem struct{ ent.Schema }
 
 func (SubscriptionItem) Mixin() []ent.Mixin {
-	return []ent.Mixin{Owned{Prefix: ids.SubscriptionItem}, Listed{Query: Unqueried}}
+	return []ent.Mixin{Owned{Prefix: ids.SubscriptionItem}, Listed{Query: "subscriptionItems"}}
 }
 
 func (SubscriptionItem) Fields() []ent.Field {
 	return []ent.Field{
 		field.Enum("item_type").Values("plan", "addon").Default("plan"),
-		field.String("name").MaxRuneLen(255).NotEmpty(),
+		field.String("name").MaxRuneLen(255).NotEmpty().Annotations(entgql.OrderField("NAME")),
 		optString("description", 1024),
 		optString("product_id", 64),
 		field.Enum("status").Values("active", "archived").Default("active"),
@@ -68,7 +68,7 @@ func (ItemPrice) Mixin() []ent.Mixin {
 func (ItemPrice) Fields() []ent.Field {
 	return []ent.Field{
 		fixedID("item_id"),
-		field.Int64("amount").NonNegative(),
+		field.Int64("amount").NonNegative().Annotations(entgql.OrderField("AMOUNT")),
 		currency(),
 		field.Enum("interval").Values(PeriodUnits...).Default("Month"),
 		field.Int("interval_count").Positive().Default(1),
@@ -93,12 +93,12 @@ func (ItemPrice) Indexes() []ent.Index {
 type Coupon struct{ ent.Schema }
 
 func (Coupon) Mixin() []ent.Mixin {
-	return []ent.Mixin{Owned{Prefix: ids.Coupon}, Listed{Query: Unqueried}}
+	return []ent.Mixin{Owned{Prefix: ids.Coupon}, Listed{Query: "coupons"}}
 }
 
 func (Coupon) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("code").MaxRuneLen(64).NotEmpty().Immutable(),
+		field.String("code").MaxRuneLen(64).NotEmpty().Immutable().Annotations(entgql.OrderField("CODE")),
 		optString("name", 255),
 		field.Enum("discount_type").Values("percentage", "fixed_amount"),
 		// percent_off_bps: 2500 is 25%.
@@ -123,13 +123,13 @@ func (Coupon) Indexes() []ent.Index {
 type TestClock struct{ ent.Schema }
 
 func (TestClock) Mixin() []ent.Mixin {
-	return []ent.Mixin{Owned{Prefix: ids.TestClock}, Listed{Query: Unqueried}}
+	return []ent.Mixin{Owned{Prefix: ids.TestClock}, Listed{Query: "testClocks"}}
 }
 
 func (TestClock) Fields() []ent.Field {
 	return []ent.Field{
 		optString("name", 255),
-		field.Time("frozen_time").SchemaType(timeType),
+		field.Time("frozen_time").SchemaType(timeType).Annotations(entgql.OrderField("FROZEN_TIME")),
 		// status is advancing while the invoices an advance made due are
 		// being charged, ready once none is left.
 		field.Enum("status").Values("ready", "advancing").Default("ready"),
@@ -148,7 +148,7 @@ func (BillingSubscription) Annotations() []schema.Annotation {
 }
 
 func (BillingSubscription) Mixin() []ent.Mixin {
-	return []ent.Mixin{Owned{Prefix: ids.Subscription}, Listed{Query: Unqueried}}
+	return []ent.Mixin{Owned{Prefix: ids.Subscription}, Listed{Query: "subscriptions"}}
 }
 
 func (BillingSubscription) Fields() []ent.Field {
@@ -157,7 +157,8 @@ func (BillingSubscription) Fields() []ent.Field {
 		// customer_id is the merchant's customer id (as on the wire).
 		field.String("customer_id").MaxRuneLen(64).NotEmpty(),
 		optString("merchant_reference_id", 64),
-		field.Enum("status").Values(SubscriptionStatuses...).Default("created"),
+		field.Enum("status").Values(SubscriptionStatuses...).Default("created").
+			Annotations(entgql.OrderField("STATUS")),
 		field.String("plan_id").MaxRuneLen(64),
 		field.String("item_price_id").MaxRuneLen(64),
 		optString("coupon_code", 64),
@@ -212,7 +213,7 @@ func (BillingSubscription) Indexes() []ent.Index {
 type Invoice struct{ ent.Schema }
 
 func (Invoice) Mixin() []ent.Mixin {
-	return []ent.Mixin{Owned{Prefix: ids.Invoice}, Listed{Query: Unqueried}, ConnectorError{}}
+	return []ent.Mixin{Owned{Prefix: ids.Invoice}, Listed{Query: "invoices"}, ConnectorError{}}
 }
 
 func (Invoice) Fields() []ent.Field {
@@ -220,12 +221,13 @@ func (Invoice) Fields() []ent.Field {
 		fixedID("subscription_id"),
 		fixedID("profile_id"),
 		field.String("customer_id").MaxRuneLen(64).NotEmpty(),
-		field.Int64("amount").NonNegative(),
+		field.Int64("amount").NonNegative().Annotations(entgql.OrderField("AMOUNT")),
 		currency(),
-		field.Enum("status").Values(InvoiceStatuses...).Default("invoice_created"),
+		field.Enum("status").Values(InvoiceStatuses...).Default("invoice_created").
+			Annotations(entgql.OrderField("STATUS")),
 		field.Time("period_start").SchemaType(timeType),
 		field.Time("period_end").SchemaType(timeType),
-		field.Time("due_at").SchemaType(timeType),
+		field.Time("due_at").SchemaType(timeType).Annotations(entgql.OrderField("DUE_AT")),
 		optString("test_clock_id", 64),
 		field.Int("attempt_count").Default(0),
 		// claimed_until: a worker that claimed the invoice owns its try until

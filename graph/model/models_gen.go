@@ -50,6 +50,14 @@ type ConnectorAccountPayload struct {
 	Replayed bool `json:"replayed"`
 }
 
+// createCoupon's result.
+type CouponPayload struct {
+	// The coupon as the mutation left it.
+	Coupon *ent.Coupon `json:"coupon"`
+	// True when this answer replays the stored result of an earlier call with the same idempotency key.
+	Replayed bool `json:"replayed"`
+}
+
 // A new merchant secret key (CreateApiKeyRequest).
 type CreateAPIKeyInput struct {
 	// The key's name (1 to 64 characters).
@@ -178,6 +186,14 @@ type InvitationPayload struct {
 	Link string `json:"link"`
 	// Whether the link was e-mailed to the address (SWITCHYARD_SMTP_URL is set and the server took the message).
 	Emailed bool `json:"emailed"`
+}
+
+// createItemPrice's result.
+type ItemPricePayload struct {
+	// The price as the mutation left it.
+	Price *ent.ItemPrice `json:"price"`
+	// True when this answer replays the stored result of an earlier call with the same idempotency key.
+	Replayed bool `json:"replayed"`
 }
 
 // The signed-in caller.
@@ -403,12 +419,36 @@ type SignUpPayload struct {
 type Subscription struct {
 }
 
+// createSubscriptionItem's result.
+type SubscriptionItemPayload struct {
+	// The item as the mutation left it.
+	Item *ent.SubscriptionItem `json:"item"`
+	// True when this answer replays the stored result of an earlier call with the same idempotency key.
+	Replayed bool `json:"replayed"`
+}
+
+// A subscription mutation's result.
+type SubscriptionPayload struct {
+	// The subscription as the mutation left it.
+	Subscription *ent.BillingSubscription `json:"subscription"`
+	// True when this answer replays the stored result of an earlier call with the same idempotency key.
+	Replayed bool `json:"replayed"`
+}
+
 // A surcharge on a payment.
 type SurchargeDetailsInput struct {
 	// The surcharge in minor units.
 	SurchargeAmount int `json:"surchargeAmount"`
 	// The tax on the surcharge in minor units.
 	TaxAmount *int `json:"taxAmount,omitempty"`
+}
+
+// A test clock mutation's result.
+type TestClockPayload struct {
+	// The clock as the mutation left it.
+	TestClock *ent.TestClock `json:"testClock"`
+	// True when this answer replays the stored result of an earlier call with the same idempotency key.
+	Replayed bool `json:"replayed"`
 }
 
 // The caller of the API: the principal its key (and headers) stand for.

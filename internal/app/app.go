@@ -259,7 +259,7 @@ func (a *App) routes(reg *prometheus.Registry) http.Handler {
 	exportGrants := redisstore.NewExportGrants(a.Redis.Client)
 	gql := graph.NewHandler(graph.Deps{
 		Client: a.Store.Client, Cursors: cursors.New(a.Redis.Client), Auth: a.Auth,
-		Payments: a.Payments, Payouts: a.Payouts, Merchants: a.Merchants, Connectors: a.Connectors, Customers: a.Customers, Events: a.Events, Routing: a.Routing, GSM: a.GSM,
+		Payments: a.Payments, Payouts: a.Payouts, Subscriptions: a.Subscriptions, Merchants: a.Merchants, Connectors: a.Connectors, Customers: a.Customers, Events: a.Events, Routing: a.Routing, GSM: a.GSM,
 		Users: a.Users, Analytics: a.Analytics, Idempotency: idem, Webhooks: a.Webhooks, Live: a.Live,
 		PublicURL: strings.TrimRight(a.Config.PublicURL, "/"), Exports: exportGrants,
 	}, gqlOpts)

@@ -26,6 +26,9 @@ import { DisputeList } from "./disputes/DisputeList";
 import { PayoutList } from "./payouts/PayoutList";
 import { PayoutDetail } from "./payouts/PayoutDetail";
 import { CustomerList } from "./customers/CustomerList";
+import { SubscriptionList } from "./subscriptions/SubscriptionList";
+import { SubscriptionDetail } from "./subscriptions/SubscriptionDetail";
+import { Plans } from "./subscriptions/Plans";
 import { CustomerDetail } from "./customers/CustomerDetail";
 
 /** Starts or ends a session: the new token (null signs out locally). */
@@ -135,6 +138,7 @@ function SignedIn(props: { setSession: SetSession; keys: NewKeys | null; dismiss
   const payment = match("/payments/:id", path);
   const customer = match("/customers/:id", path);
   const payout = match("/payouts/:id", path);
+  const subscription = match("/subscriptions/:id", path);
   let page;
   if (path === "/" || path === "/home") page = <Home role={viewer.role} />;
   else if (payment) page = <PaymentDetail id={payment["id"]!} role={viewer.role} />;
@@ -143,6 +147,9 @@ function SignedIn(props: { setSession: SetSession; keys: NewKeys | null; dismiss
   else if (match("/disputes", path)) page = <DisputeList role={viewer.role} />;
   else if (payout) page = <PayoutDetail id={payout["id"]!} role={viewer.role} />;
   else if (match("/payouts", path)) page = <PayoutList />;
+  else if (subscription) page = <SubscriptionDetail id={subscription["id"]!} role={viewer.role} />;
+  else if (match("/subscriptions", path)) page = <SubscriptionList />;
+  else if (match("/plans", path)) page = <Plans role={viewer.role} />;
   else if (customer) page = <CustomerDetail id={customer["id"]!} />;
   else if (match("/customers", path)) page = <CustomerList />;
   else if (match("/team", path)) page = <Team viewer={viewer} />;

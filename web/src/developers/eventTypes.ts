@@ -32,6 +32,13 @@ export const eventTypes = [
   "payout_expired",
   "payout_reversed",
   "invoice_paid",
+  "invoice_payment_failed",
+  "subscription_created",
+  "subscription_active",
+  "subscription_paused",
+  "subscription_resumed",
+  "subscription_cancelled",
+  "subscription_unpaid",
 ] as const satisfies readonly EventEventType[];
 
 // A type the schema gains and this list lacks fails the build here.

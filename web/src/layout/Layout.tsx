@@ -15,6 +15,8 @@ const sections = [
   { path: "/refunds", label: "Refunds" },
   { path: "/disputes", label: "Disputes" },
   { path: "/payouts", label: "Payouts" },
+  { path: "/subscriptions", label: "Subscriptions" },
+  { path: "/plans", label: "Plans" },
   { path: "/customers", label: "Customers" },
   { path: "/connectors", label: "Connectors" },
   { path: "/routing", label: "Routing" },

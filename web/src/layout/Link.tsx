@@ -16,3 +16,8 @@ export function PaymentLink({ id }: { id: string }) {
 export function PayoutLink({ id }: { id: string }) {
   return <Link to={`/payouts/${encodeURIComponent(id)}`}>{id}</Link>;
 }
+
+/** A link to a subscription's page, named by its id. */
+export function SubscriptionLink({ id }: { id: string }) {
+  return <Link to={`/subscriptions/${encodeURIComponent(id)}`}>{id}</Link>;
+}

@@ -8,6 +8,7 @@ export const queryAccess = {
   "connectorAccounts": "any",
   "connectorSuccessRateSeries": "any",
   "connectorSuccessRates": "any",
+  "coupons": "any",
   "customers": "any",
   "disputeAnalytics": "any",
   "disputes": "any",
@@ -15,6 +16,7 @@ export const queryAccess = {
   "events": "any",
   "gsmRules": "any",
   "invitation": "public",
+  "invoices": "any",
   "mandates": "any",
   "me": "any",
   "merchantAccount": "any",
@@ -34,6 +36,11 @@ export const queryAccess = {
   "routingAlgorithms": "any",
   "routingEvaluate": "any",
   "routingFacts": "any",
+  "subscription": "any",
+  "subscriptionItems": "any",
+  "subscriptions": "any",
+  "testClock": "any",
+  "testClocks": "any",
   "users": [],
   "viewer": "any"
 } as const;
@@ -46,13 +53,22 @@ export const mutationAccess = {
   "activateRoutingAlgorithm": [
     "DEVELOPER"
   ],
+  "advanceTestClock": [
+    "OPERATOR"
+  ],
   "cancelPayment": [
     "OPERATOR"
   ],
   "cancelPayout": [
     "OPERATOR"
   ],
+  "cancelSubscription": [
+    "OPERATOR"
+  ],
   "capturePayment": [
+    "OPERATOR"
+  ],
+  "changeSubscriptionPlan": [
     "OPERATOR"
   ],
   "confirmPayment": [
@@ -67,11 +83,17 @@ export const mutationAccess = {
   "createConnectorAccount": [
     "DEVELOPER"
   ],
+  "createCoupon": [
+    "OPERATOR"
+  ],
   "createCustomer": [
     "OPERATOR"
   ],
   "createGsmRule": [
     "DEVELOPER"
+  ],
+  "createItemPrice": [
+    "OPERATOR"
   ],
   "createPayment": [
     "OPERATOR"
@@ -91,6 +113,12 @@ export const mutationAccess = {
   "createRoutingAlgorithm": [
     "DEVELOPER"
   ],
+  "createSubscriptionItem": [
+    "OPERATOR"
+  ],
+  "createTestClock": [
+    "OPERATOR"
+  ],
   "deactivateRouting": [
     "DEVELOPER"
   ],
@@ -107,7 +135,13 @@ export const mutationAccess = {
     "OPERATOR"
   ],
   "inviteUser": [],
+  "pauseSubscription": [
+    "OPERATOR"
+  ],
   "removeUser": [],
+  "resumeSubscription": [
+    "OPERATOR"
+  ],
   "retryFailedWebhookDeliveries": [
     "DEVELOPER"
   ],
