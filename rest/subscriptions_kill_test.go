@@ -54,6 +54,7 @@ func TestRenewalsKill9(t *testing.T) {
 	if price == nil {
 		t.FailNow()
 	}
+	plan := &proofPrice{id: fmt.Sprint(price["id"]), planID: fmt.Sprint(item["id"])}
 	subIDs, customers := make([]string, n), make([]string, n)
 	inParallelRest(n, workers, func(i int) {
 		cust := call(p.URL, "POST", "/customers", map[string]any{"name": fmt.Sprint("Subscriber ", i)})
@@ -61,10 +62,7 @@ func TestRenewalsKill9(t *testing.T) {
 			return
 		}
 		customers[i], _ = cust["customer_id"].(string)
-		sub := call(p.URL, "POST", "/subscriptions", map[string]any{"plan_id": item["id"], "item_price_id": price["id"],
-			"customer_id": customers[i], "payment_details": map[string]any{"payment_method": "card", "payment_method_type": "credit",
-				"payment_method_data": card(proofGoodCard), "customer_acceptance": acceptance,
-				"setup_future_usage": "off_session", "return_url": "https://example.com/done"}})
+		sub := call(p.URL, "POST", "/subscriptions", proofSubscribeBody(plan, customers[i], proofGoodCard, ""))
 		if sub == nil || sub["status"] != "active" {
 			t.Errorf("subscriber %d: %v", i, sub)
 			return

@@ -116,6 +116,13 @@ func (a subsAPI) customer() string {
 // paying with the card number, on clockID (none when empty).
 func (a subsAPI) subscribe(price *proofPrice, customer, number, clockID string) response {
 	a.t.Helper()
+	return a.call("POST", "/subscriptions", proofSubscribeBody(price, customer, number, clockID))
+}
+
+// proofSubscribeBody is POST /subscriptions (create and confirm) for
+// customer to price, paying with the card number, on clockID (none when
+// empty).
+func proofSubscribeBody(price *proofPrice, customer, number, clockID string) map[string]any {
 	body := map[string]any{"plan_id": price.planID, "item_price_id": price.id, "customer_id": customer,
 		"payment_details": map[string]any{"payment_method": "card", "payment_method_type": "credit",
 			"payment_method_data": card(number), "customer_acceptance": acceptance,
@@ -123,7 +130,7 @@ func (a subsAPI) subscribe(price *proofPrice, customer, number, clockID string) 
 	if clockID != "" {
 		body["test_clock_id"] = clockID
 	}
-	return a.call("POST", "/subscriptions", body)
+	return body
 }
 
 // get reads a subscription through GET /subscriptions/{id}.
