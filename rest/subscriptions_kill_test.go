@@ -31,9 +31,9 @@ func TestRenewalsKill9(t *testing.T) {
 	p := c.Serve()
 	// call answers the decoded body of a 200, else nil after failing the
 	// test (it runs in goroutines: t.Errorf, never t.Fatal).
-	call := func(base, method, path string, body any) map[string]any {
+	call := func(base, method, path string, body any) any {
 		status, raw, err := testenv.Call(base, method, path, c.Keys.SecretKey, body, "X-Profile-Id", c.Keys.ProfileID)
-		var out map[string]any
+		var out any
 		if err == nil {
 			err = json.Unmarshal(raw, &out)
 		}
@@ -45,24 +45,25 @@ func TestRenewalsKill9(t *testing.T) {
 	}
 
 	// A monthly plan and n subscribers, each its own customer, paid now.
-	item := call(p.URL, "POST", "/subscriptions/catalogue/items", map[string]any{"item_type": "plan", "name": "Monthly"})
+	object := func(v any) map[string]any { m, _ := v.(map[string]any); return m }
+	item := object(call(p.URL, "POST", "/subscriptions/catalogue/items", map[string]any{"item_type": "plan", "name": "Monthly"}))
 	if item == nil {
 		t.FailNow()
 	}
-	price := call(p.URL, "POST", "/subscriptions/catalogue/items/"+item["id"].(string)+"/prices",
-		map[string]any{"amount": 1500, "currency": "USD", "interval": "Month", "interval_count": 1})
+	price := object(call(p.URL, "POST", "/subscriptions/catalogue/items/"+fmt.Sprint(item["item_id"])+"/prices",
+		map[string]any{"amount": 1500, "currency": "USD", "interval": "Month", "interval_count": 1}))
 	if price == nil {
 		t.FailNow()
 	}
-	plan := &proofPrice{id: fmt.Sprint(price["id"]), planID: fmt.Sprint(item["id"])}
+	plan := &proofPrice{id: fmt.Sprint(price["price_id"]), planID: fmt.Sprint(item["item_id"])}
 	subIDs, customers := make([]string, n), make([]string, n)
 	inParallelRest(n, workers, func(i int) {
-		cust := call(p.URL, "POST", "/customers", map[string]any{"name": fmt.Sprint("Subscriber ", i)})
+		cust := object(call(p.URL, "POST", "/customers", map[string]any{"name": fmt.Sprint("Subscriber ", i)}))
 		if cust == nil {
 			return
 		}
 		customers[i], _ = cust["customer_id"].(string)
-		sub := call(p.URL, "POST", "/subscriptions", proofSubscribeBody(plan, customers[i], proofGoodCard, ""))
+		sub := object(call(p.URL, "POST", "/subscriptions", proofSubscribeBody(plan, customers[i], proofGoodCard, "")))
 		if sub == nil || sub["status"] != "active" {
 			t.Errorf("subscriber %d: %v", i, sub)
 			return
@@ -164,12 +165,14 @@ func TestRenewalsKill9(t *testing.T) {
 		}
 		// Exactly one succeeded payment per paid invoice, each named by its
 		// invoice.
-		list := call(p2.URL, "GET", "/payments/list?"+url.Values{"customer_id": {customers[i]}, "limit": {"100"}}.Encode(), nil)
-		if list == nil {
+		// The list answers as Hyperswitch's does: an array holding one page.
+		pages, _ := call(p2.URL, "GET", "/payments/list?"+url.Values{"customer_id": {customers[i]}, "limit": {"100"}}.Encode(), nil).([]any)
+		if len(pages) != 1 {
+			t.Errorf("%s: the payments list of %s: %v", id, customers[i], pages)
 			return
 		}
 		succeeded := map[string]float64{}
-		data, _ := list["data"].([]any)
+		data, _ := object(pages[0])["data"].([]any)
 		for _, raw := range data {
 			pay := raw.(map[string]any)
 			if pay["status"] == "succeeded" {

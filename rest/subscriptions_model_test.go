@@ -344,8 +344,14 @@ func (r *subsModelRun) operate(op string, m *subModel) {
 	case "estimate":
 		p := []*proofPrice{r.cat.monthly, r.cat.daily, r.cat.trial, r.cat.upgrade}[r.rng.IntN(4)]
 		resp = r.a.call("GET", "/subscriptions/estimate?plan_id="+p.planID+"&item_price_id="+p.id+"&customer_id="+m.customer, nil)
-		if resp.Status == 200 && (resp.num("amount") != p.amount || resp.str("currency") != "USD") {
-			r.fail("estimate of %s: %s, the model says %d USD", p.id, resp.Raw, p.amount)
+		// What subscribing now would charge first: the price, or nothing
+		// while a trial lasts.
+		want := p.amount
+		if p.trialDays > 0 {
+			want = 0
+		}
+		if resp.Status == 200 && (resp.num("amount") != want || resp.str("currency") != "USD") {
+			r.fail("estimate of %s: %s, the model says %d USD", p.id, resp.Raw, want)
 		}
 	}
 	r.seen[fmt.Sprintf("op %s %d", op, resp.Status)]++

@@ -73,16 +73,16 @@ func (a subsAPI) call(method, path string, body any) response {
 func (a subsAPI) plan(name string, amount int64, interval string, count, trialDays int) *proofPrice {
 	a.t.Helper()
 	item := a.call("POST", "/subscriptions/catalogue/items", map[string]any{"item_type": "plan", "name": name}).must(a.t, 200)
-	itemID := item.str("id")
+	itemID := item.str("item_id")
 	body := map[string]any{"amount": amount, "currency": "USD", "interval": interval, "interval_count": count}
 	if trialDays > 0 {
 		body["trial_period"], body["trial_period_unit"] = trialDays, "Day"
 	}
 	price := a.call("POST", "/subscriptions/catalogue/items/"+itemID+"/prices", body).must(a.t, 200)
-	if price.str("id") == "" || itemID == "" {
+	if price.str("price_id") == "" || itemID == "" {
 		a.t.Fatalf("catalogue: item %s, price %s", item.Raw, price.Raw)
 	}
-	return &proofPrice{id: price.str("id"), planID: itemID, amount: amount, interval: interval, count: count, trialDays: trialDays}
+	return &proofPrice{id: price.str("price_id"), planID: itemID, amount: amount, interval: interval, count: count, trialDays: trialDays}
 }
 
 // clock makes a test clock frozen at at.
@@ -153,7 +153,8 @@ func (a subsAPI) invoices(subscriptionID string) []*ent.Invoice {
 }
 
 // customerPayments are the customer's payments through GET
-// /payments/list (every page), by payment id.
+// /payments/list (every page), by payment id. The list answers as
+// Hyperswitch's does: an array holding one page object.
 func (a subsAPI) customerPayments(customer string) map[string]response {
 	a.t.Helper()
 	out := map[string]response{}
@@ -164,7 +165,11 @@ func (a subsAPI) customerPayments(customer string) map[string]response {
 			q.Set("starting_after", after)
 		}
 		r := a.call("GET", "/payments/list?"+q.Encode(), nil).must(a.t, 200)
-		page := r.list("data")
+		pages, _ := r.Body.([]any)
+		if len(pages) != 1 {
+			a.t.Fatalf("payments list: %s", r.Raw)
+		}
+		page := response{Body: pages[0]}.list("data")
 		for _, p := range page {
 			id, _ := p["payment_id"].(string)
 			out[id] = response{Status: 200, Body: p}
