@@ -6,6 +6,7 @@ import (
 	"switchyard/ent"
 	"switchyard/payments"
 	"switchyard/payments/customer"
+	"switchyard/payments/subscriptions"
 )
 
 // Renderer gives events the JSON this API returns for their objects, so a
@@ -13,7 +14,10 @@ import (
 // GET /disputes/{id} or GET /mandates/{id} shows at the moment of the event.
 type Renderer struct{}
 
-var _ payments.Renderer = Renderer{}
+var (
+	_ payments.Renderer      = Renderer{}
+	_ subscriptions.Renderer = Renderer{}
+)
 
 // Payment is the full payment record.
 func (Renderer) Payment(v *payments.PaymentView) (json.RawMessage, error) {
@@ -33,6 +37,16 @@ func (Renderer) Dispute(v *payments.DisputeView) (json.RawMessage, error) {
 // Mandate is the mandate object (Hyperswitch's MandateResponse).
 func (Renderer) Mandate(v *customer.MandateView) (json.RawMessage, error) {
 	return json.Marshal(mandateBodyOf(v))
+}
+
+// Subscription is the subscription (Hyperswitch's SubscriptionResponse).
+func (Renderer) Subscription(v *subscriptions.View) (json.RawMessage, error) {
+	return json.Marshal(subscriptionBodyOf(v))
+}
+
+// Invoice is the invoice (Hyperswitch's Invoice).
+func (Renderer) Invoice(inv *ent.Invoice) (json.RawMessage, error) {
+	return json.Marshal(invoiceBodyOf(inv))
 }
 
 // paymentResponse is the payment record as a response: the JSON its

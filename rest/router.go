@@ -18,13 +18,16 @@ import (
 	"switchyard/payments/merchant"
 	"switchyard/payments/payouts"
 	"switchyard/payments/routing"
+	"switchyard/payments/subscriptions"
 )
 
 // Deps is what the REST layer needs: the domain services it calls, and
 // what authenticates and deduplicates requests.
 type Deps struct {
-	Payments   *payments.Service
-	Payouts    *payouts.Service
+	Payments *payments.Service
+	Payouts  *payouts.Service
+	// Billing is subscriptions, invoices and test clocks.
+	Billing    *subscriptions.Service
 	Merchants  *merchant.Service
 	Connectors *connector.Service
 	Customers  *customer.Service
@@ -69,6 +72,7 @@ func Register(mux *http.ServeMux, d Deps) {
 	registerDynamicRouting(a, d.Routing)
 	registerPaymentsList(a, d.Payments)
 	registerPayouts(a, d.Payouts)
+	registerSubscriptions(a, d.Billing)
 	registerEvents(a, d.Events, d.Webhooks)
 	setDefaultPaymentMethod := defaultPaymentMethodRoute(a, d.Customers)
 	mux.HandleFunc("GET /openapi.json", openAPIHandler(mux, func(method, path string) bool {

@@ -1691,3 +1691,192 @@ type cardIn struct {
 	BankCode               json.RawMessage `json:"bank_code"`
 	NickName               json.RawMessage `json:"nick_name"`
 }
+
+// subscriptionCreateRequest is the spec's CreateSubscriptionRequest.
+type subscriptionCreateRequest struct {
+	MerchantReferenceID *string                     `json:"merchant_reference_id"`
+	ItemPriceID         *string                     `json:"item_price_id"`
+	PlanID              *string                     `json:"plan_id"`
+	CouponCode          *string                     `json:"coupon_code"`
+	CustomerID          *string                     `json:"customer_id"`
+	PaymentDetails      *subscriptionPaymentDetails `json:"payment_details"`
+	Billing             *schematype.AddressWrapper  `json:"billing"`
+	Shipping            *schematype.AddressWrapper  `json:"shipping"`
+}
+
+// subscriptionCreateConfirmRequest is the spec's CreateAndConfirmSubscriptionRequest.
+type subscriptionCreateConfirmRequest struct {
+	PlanID              *string                     `json:"plan_id"`
+	ItemPriceID         *string                     `json:"item_price_id"`
+	CouponCode          *string                     `json:"coupon_code"`
+	CustomerID          *string                     `json:"customer_id"`
+	Billing             *schematype.AddressWrapper  `json:"billing"`
+	Shipping            *schematype.AddressWrapper  `json:"shipping"`
+	PaymentDetails      *subscriptionPaymentDetails `json:"payment_details"`
+	MerchantReferenceID *string                     `json:"merchant_reference_id"`
+}
+
+// subscriptionConfirmRequest is the spec's ConfirmSubscriptionRequest.
+type subscriptionConfirmRequest struct {
+	ClientSecret   *string                     `json:"client_secret"`
+	PaymentDetails *subscriptionPaymentDetails `json:"payment_details"`
+}
+
+// subscriptionUpdateRequest is the spec's UpdateSubscriptionRequest.
+type subscriptionUpdateRequest struct {
+	PlanID      *string `json:"plan_id"`
+	ItemPriceID *string `json:"item_price_id"`
+}
+
+// subscriptionPauseRequest is the spec's PauseSubscriptionRequest.
+type subscriptionPauseRequest struct {
+	PauseOption *string   `json:"pause_option"`
+	PauseAt     *wireTime `json:"pause_at"`
+}
+
+// subscriptionResumeRequest is the spec's ResumeSubscriptionRequest.
+type subscriptionResumeRequest struct {
+	ResumeOption           *string   `json:"resume_option"`
+	ResumeDate             *wireTime `json:"resume_date"`
+	ChargesHandling        *string   `json:"charges_handling"`
+	UnpaidInvoicesHandling *string   `json:"unpaid_invoices_handling"`
+}
+
+// subscriptionCancelRequest is the spec's CancelSubscriptionRequest.
+type subscriptionCancelRequest struct {
+	CancelOption                      *string   `json:"cancel_option"`
+	CancelAt                          *wireTime `json:"cancel_at"`
+	UnbilledChargesOption             *string   `json:"unbilled_charges_option"`
+	CreditOptionForCurrentTermCharges *string   `json:"credit_option_for_current_term_charges"`
+	AccountReceivablesHandling        *string   `json:"account_receivables_handling"`
+	RefundableCreditsHandling         *string   `json:"refundable_credits_handling"`
+	CancelReasonCode                  *string   `json:"cancel_reason_code"`
+}
+
+// subscriptionBody is the spec's SubscriptionResponse.
+type subscriptionBody struct {
+	ID                  string                   `json:"id"`
+	MerchantReferenceID *string                  `json:"merchant_reference_id"`
+	Status              string                   `json:"status"`
+	PlanID              *string                  `json:"plan_id"`
+	ItemPriceID         *string                  `json:"item_price_id"`
+	ProfileID           string                   `json:"profile_id"`
+	ClientSecret        *string                  `json:"client_secret"`
+	MerchantID          string                   `json:"merchant_id"`
+	CouponCode          *string                  `json:"coupon_code"`
+	CustomerID          string                   `json:"customer_id"`
+	Payment             *subscriptionPaymentBody `json:"payment"`
+	Invoice             *invoiceBody             `json:"invoice"`
+}
+
+// invoiceBody is the spec's Invoice.
+type invoiceBody struct {
+	ID                        string  `json:"id"`
+	SubscriptionID            string  `json:"subscription_id"`
+	MerchantID                string  `json:"merchant_id"`
+	ProfileID                 string  `json:"profile_id"`
+	MerchantConnectorID       string  `json:"merchant_connector_id"`
+	PaymentIntentID           *string `json:"payment_intent_id"`
+	PaymentMethodID           *string `json:"payment_method_id"`
+	CustomerID                string  `json:"customer_id"`
+	Amount                    int64   `json:"amount"`
+	Currency                  string  `json:"currency"`
+	Status                    string  `json:"status"`
+	BillingProcessorInvoiceID *string `json:"billing_processor_invoice_id"`
+}
+
+// subscriptionPaymentBody is the spec's PaymentResponseData.
+type subscriptionPaymentBody struct {
+	PaymentID         string                     `json:"payment_id"`
+	Status            string                     `json:"status"`
+	Amount            int64                      `json:"amount"`
+	Currency          string                     `json:"currency"`
+	ProfileID         *string                    `json:"profile_id"`
+	Connector         *string                    `json:"connector"`
+	PaymentMethodID   *string                    `json:"payment_method_id"`
+	ReturnURL         *string                    `json:"return_url"`
+	NextAction        map[string]any             `json:"next_action"`
+	PaymentExperience *string                    `json:"payment_experience"`
+	ErrorCode         *string                    `json:"error_code"`
+	ErrorMessage      *string                    `json:"error_message"`
+	PaymentMethodType *string                    `json:"payment_method_type"`
+	ClientSecret      *string                    `json:"client_secret"`
+	Billing           *schematype.AddressWrapper `json:"billing"`
+	Shipping          *schematype.AddressWrapper `json:"shipping"`
+	PaymentType       *string                    `json:"payment_type"`
+	PaymentToken      *string                    `json:"payment_token"`
+}
+
+// subscriptionPauseBody is the spec's PauseSubscriptionResponse.
+type subscriptionPauseBody struct {
+	ID                  string     `json:"id"`
+	Status              string     `json:"status"`
+	MerchantReferenceID *string    `json:"merchant_reference_id"`
+	ProfileID           string     `json:"profile_id"`
+	MerchantID          string     `json:"merchant_id"`
+	CustomerID          string     `json:"customer_id"`
+	PausedAt            *Timestamp `json:"paused_at"`
+}
+
+// subscriptionResumeBody is the spec's ResumeSubscriptionResponse.
+type subscriptionResumeBody struct {
+	ID                  string     `json:"id"`
+	Status              string     `json:"status"`
+	MerchantReferenceID *string    `json:"merchant_reference_id"`
+	ProfileID           string     `json:"profile_id"`
+	MerchantID          string     `json:"merchant_id"`
+	CustomerID          string     `json:"customer_id"`
+	NextBillingAt       *Timestamp `json:"next_billing_at"`
+}
+
+// subscriptionCancelBody is the spec's CancelSubscriptionResponse.
+type subscriptionCancelBody struct {
+	ID                  string     `json:"id"`
+	Status              string     `json:"status"`
+	MerchantReferenceID *string    `json:"merchant_reference_id"`
+	ProfileID           string     `json:"profile_id"`
+	MerchantID          string     `json:"merchant_id"`
+	CustomerID          string     `json:"customer_id"`
+	CancelledAt         *Timestamp `json:"cancelled_at"`
+}
+
+// subscriptionItemBody is the spec's GetSubscriptionItemsResponse.
+type subscriptionItemBody struct {
+	ItemID      string                      `json:"item_id"`
+	Name        string                      `json:"name"`
+	Description *string                     `json:"description"`
+	PriceID     []subscriptionItemPriceBody `json:"price_id"`
+}
+
+// subscriptionItemPriceBody is the spec's SubscriptionItemPrices.
+type subscriptionItemPriceBody struct {
+	PriceID         string  `json:"price_id"`
+	ItemID          *string `json:"item_id"`
+	Amount          int64   `json:"amount"`
+	Currency        string  `json:"currency"`
+	Interval        string  `json:"interval"`
+	IntervalCount   int64   `json:"interval_count"`
+	TrialPeriod     *int64  `json:"trial_period"`
+	TrialPeriodUnit *string `json:"trial_period_unit"`
+}
+
+// subscriptionEstimateBody is the spec's EstimateSubscriptionResponse.
+type subscriptionEstimateBody struct {
+	Amount      int64                      `json:"amount"`
+	Currency    string                     `json:"currency"`
+	PlanID      *string                    `json:"plan_id"`
+	ItemPriceID *string                    `json:"item_price_id"`
+	CouponCode  *string                    `json:"coupon_code"`
+	CustomerID  *string                    `json:"customer_id"`
+	LineItems   []subscriptionLineItemBody `json:"line_items"`
+}
+
+// subscriptionLineItemBody is the spec's SubscriptionLineItem.
+type subscriptionLineItemBody struct {
+	ItemID      string `json:"item_id"`
+	ItemType    string `json:"item_type"`
+	Description string `json:"description"`
+	Amount      int64  `json:"amount"`
+	Currency    string `json:"currency"`
+	Quantity    int64  `json:"quantity"`
+}

@@ -175,6 +175,13 @@ const (
 	EventTypePayoutExpired               EventType = "payout_expired"
 	EventTypePayoutReversed              EventType = "payout_reversed"
 	EventTypeInvoicePaid                 EventType = "invoice_paid"
+	EventTypeInvoicePaymentFailed        EventType = "invoice_payment_failed"
+	EventTypeSubscriptionCreated         EventType = "subscription_created"
+	EventTypeSubscriptionActive          EventType = "subscription_active"
+	EventTypeSubscriptionPaused          EventType = "subscription_paused"
+	EventTypeSubscriptionResumed         EventType = "subscription_resumed"
+	EventTypeSubscriptionCancelled       EventType = "subscription_cancelled"
+	EventTypeSubscriptionUnpaid          EventType = "subscription_unpaid"
 )
 
 func (et EventType) String() string {
@@ -184,7 +191,7 @@ func (et EventType) String() string {
 // EventTypeValidator is a validator for the "event_type" field enum values. It is called by the builders before save.
 func EventTypeValidator(et EventType) error {
 	switch et {
-	case EventTypePaymentSucceeded, EventTypePaymentFailed, EventTypePaymentProcessing, EventTypePaymentCancelled, EventTypePaymentCancelledPostCapture, EventTypePaymentAuthorized, EventTypePaymentPartiallyAuthorized, EventTypePaymentCaptured, EventTypePaymentExpired, EventTypeActionRequired, EventTypeRefundSucceeded, EventTypeRefundFailed, EventTypeDisputeOpened, EventTypeDisputeExpired, EventTypeDisputeAccepted, EventTypeDisputeCancelled, EventTypeDisputeChallenged, EventTypeDisputeWon, EventTypeDisputeLost, EventTypeMandateActive, EventTypeMandateRevoked, EventTypePayoutSuccess, EventTypePayoutFailed, EventTypePayoutInitiated, EventTypePayoutProcessing, EventTypePayoutCancelled, EventTypePayoutExpired, EventTypePayoutReversed, EventTypeInvoicePaid:
+	case EventTypePaymentSucceeded, EventTypePaymentFailed, EventTypePaymentProcessing, EventTypePaymentCancelled, EventTypePaymentCancelledPostCapture, EventTypePaymentAuthorized, EventTypePaymentPartiallyAuthorized, EventTypePaymentCaptured, EventTypePaymentExpired, EventTypeActionRequired, EventTypeRefundSucceeded, EventTypeRefundFailed, EventTypeDisputeOpened, EventTypeDisputeExpired, EventTypeDisputeAccepted, EventTypeDisputeCancelled, EventTypeDisputeChallenged, EventTypeDisputeWon, EventTypeDisputeLost, EventTypeMandateActive, EventTypeMandateRevoked, EventTypePayoutSuccess, EventTypePayoutFailed, EventTypePayoutInitiated, EventTypePayoutProcessing, EventTypePayoutCancelled, EventTypePayoutExpired, EventTypePayoutReversed, EventTypeInvoicePaid, EventTypeInvoicePaymentFailed, EventTypeSubscriptionCreated, EventTypeSubscriptionActive, EventTypeSubscriptionPaused, EventTypeSubscriptionResumed, EventTypeSubscriptionCancelled, EventTypeSubscriptionUnpaid:
 		return nil
 	default:
 		return fmt.Errorf("event: invalid enum value for event_type field: %q", et)

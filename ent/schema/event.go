@@ -21,6 +21,10 @@ var EventTypes = []string{
 	"dispute_won", "dispute_lost", "mandate_active", "mandate_revoked", "payout_success",
 	"payout_failed", "payout_initiated", "payout_processing", "payout_cancelled", "payout_expired",
 	"payout_reversed", "invoice_paid",
+	// Switchyard's subscription events (docs/subscriptions.md); Hyperswitch
+	// names only invoice_paid.
+	"invoice_payment_failed", "subscription_created", "subscription_active", "subscription_paused",
+	"subscription_resumed", "subscription_cancelled", "subscription_unpaid",
 }
 
 // Event is an outgoing webhook event, written in the same transaction as the

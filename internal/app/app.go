@@ -45,6 +45,7 @@ import (
 	"switchyard/payments/merchant"
 	"switchyard/payments/payouts"
 	"switchyard/payments/routing"
+	"switchyard/payments/subscriptions"
 	"switchyard/payments/txn"
 	"switchyard/payments/users"
 	"switchyard/rest"
@@ -61,17 +62,19 @@ type App struct {
 	Box  *secrets.Box
 	Auth *auth.Authenticator
 	// The domain services, each with its dependencies given once.
-	Payments   *payments.Service
-	Payouts    *payouts.Service
-	Merchants  *merchant.Service
-	Connectors *connector.Service
-	Customers  *customer.Service
-	Routing    *routing.Service
-	Analytics  *analytics.Service
-	GSM        *gsm.Service
-	Events     *events.Service
-	Users      *users.Service
-	Log        *slog.Logger
+	Payments *payments.Service
+	Payouts  *payouts.Service
+	// Subscriptions is billing: subscriptions, invoices, renewals.
+	Subscriptions *subscriptions.Service
+	Merchants     *merchant.Service
+	Connectors    *connector.Service
+	Customers     *customer.Service
+	Routing       *routing.Service
+	Analytics     *analytics.Service
+	GSM           *gsm.Service
+	Events        *events.Service
+	Users         *users.Service
+	Log           *slog.Logger
 	// Demo is set when the demo merchant was bootstrapped on start.
 	Demo *DemoKeys
 	// Webhooks delivers outgoing events (Serve runs it).
@@ -195,6 +198,8 @@ func (a *App) wireDomain(box *secrets.Box, opts Options) {
 		RecoveryAfter: a.Config.RecoveryAfter, ResponseHashKey: a.Merchants.ProfileHashKey, ExportBatch: opts.ExportBatch})
 	a.Payouts = payouts.New(payouts.Deps{DB: db, Box: box, Vault: redisstore.NewVault(a.Redis.Client), Customers: a.Customers,
 		Connectors: a.Connectors, Routing: a.Routing, GSM: a.GSM, Events: a.Events, Render: render, RecoveryAfter: a.Config.RecoveryAfter})
+	a.Subscriptions = subscriptions.New(subscriptions.Deps{DB: db, Payments: a.Payments, Customers: a.Customers,
+		Events: a.Events, Render: render, Dunning: a.Config.DunningSchedule, ClaimFor: a.Config.RecoveryAfter})
 	a.Users = users.New(users.Deps{DB: db, Box: box, Sessions: redisstore.NewSessions(a.Redis.Client),
 		Failures: redisstore.NewSignInFailures(a.Redis.Client), Provisioner: a, Policy: a.userPolicy(),
 		InviteURL: strings.TrimRight(a.Config.PublicURL, "/") + web.Path + "/invite#", Mailer: a.invitationMailer()})
@@ -262,6 +267,7 @@ func (a *App) routes(reg *prometheus.Registry) http.Handler {
 	rest.Register(mux, rest.Deps{
 		Payments:    a.Payments,
 		Payouts:     a.Payouts,
+		Billing:     a.Subscriptions,
 		Merchants:   a.Merchants,
 		Connectors:  a.Connectors,
 		Customers:   a.Customers,
@@ -353,6 +359,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 		}()
 	}
 	workers.Go(func() { a.recoverStranded(workCtx) })
+	workers.Go(func() { a.renewSubscriptions(workCtx) })
 	defer func() {
 		stopWork() // a delivery cut short stays leased and is retried later
 		workers.Wait()
@@ -401,6 +408,29 @@ func (a *App) recoverStranded(ctx context.Context) {
 		}
 		if err != nil && ctx.Err() == nil {
 			a.Log.WarnContext(ctx, "recovery of stranded payment attempts", "err", err)
+		}
+	}
+}
+
+// renewSubscriptions runs the renewal worker until ctx ends: every
+// SWITCHYARD_RENEWAL_INTERVAL one pass charges the subscription invoices
+// that fell due and applies the scheduled changes (subscriptions.RenewDue);
+// several processes share the work through the invoices' claims.
+func (a *App) renewSubscriptions(ctx context.Context) {
+	t := time.NewTicker(a.Config.RenewalInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		n, err := a.Subscriptions.RenewDue(ctx, 100)
+		if n > 0 {
+			a.Log.InfoContext(ctx, "renewed subscription invoices", "settled", n)
+		}
+		if err != nil && ctx.Err() == nil {
+			a.Log.WarnContext(ctx, "subscription renewals", "err", err)
 		}
 	}
 }

@@ -21,6 +21,7 @@ var layers = []struct {
 	{"context", []string{"payments/merchant", "payments/connector", "payments/customer", "payments/routing", "payments/gsm", "payments/users", "payments/analytics"}, false},
 	{"connector call", []string{"payments/connectorcall"}, false},
 	{"payment", []string{"payments", "payments/payouts"}, false},
+	{"billing", []string{"payments/subscriptions"}, false},
 }
 
 // forbiddenInDomain are what the domain must not know: the front doors, the

@@ -87,6 +87,12 @@ type Config struct {
 	// RecoveryAfter is how long a payment attempt may stay pending before
 	// the recovery pass asks its connector what became of it.
 	RecoveryAfter time.Duration `env:"SWITCHYARD_RECOVERY_AFTER" envDefault:"2m"`
+	// RenewalInterval is how often the renewal worker looks for due
+	// subscription invoices (docs/subscriptions.md).
+	RenewalInterval time.Duration `env:"SWITCHYARD_RENEWAL_INTERVAL" envDefault:"1m"`
+	// DunningSchedule is how long after each failed renewal try the next
+	// is made; after the last the subscription is cancelled.
+	DunningSchedule []time.Duration `env:"SWITCHYARD_DUNNING_SCHEDULE" envSeparator:"," envDefault:"24h,72h,120h"`
 	// IdempotencyLease is how long a request holds its Idempotency-Key: a
 	// retry meanwhile is 409; a process that dies holding one frees it then.
 	IdempotencyLease    time.Duration `env:"SWITCHYARD_IDEMPOTENCY_LEASE" envDefault:"60s"`
@@ -197,6 +203,17 @@ func (c *Config) validate() error {
 	}
 	if c.RecoveryAfter < 100*time.Millisecond || c.RecoveryAfter > 24*time.Hour {
 		bad("SWITCHYARD_RECOVERY_AFTER", "must be between 100ms and 24h, got %s", c.RecoveryAfter)
+	}
+	if c.RenewalInterval < 100*time.Millisecond || c.RenewalInterval > time.Hour {
+		bad("SWITCHYARD_RENEWAL_INTERVAL", "must be between 100ms and 1h, got %s", c.RenewalInterval)
+	}
+	if len(c.DunningSchedule) > 10 {
+		bad("SWITCHYARD_DUNNING_SCHEDULE", "must list at most 10 retries, got %d", len(c.DunningSchedule))
+	}
+	for _, d := range c.DunningSchedule {
+		if d < time.Second || d > 90*24*time.Hour {
+			bad("SWITCHYARD_DUNNING_SCHEDULE", "each retry must come between 1s and 90 days after the try before, got %s", d)
+		}
 	}
 	if c.MaxActiveRequests < 1 || c.MaxActiveRequests > 100_000 {
 		bad("SWITCHYARD_MAX_ACTIVE_REQUESTS", "must be between 1 and 100000, got %d", c.MaxActiveRequests)

@@ -186,6 +186,8 @@ func TestDefaults(t *testing.T) {
 		WebhookWorkers:       2,
 		WebhookPollInterval:  time.Second,
 		RecoveryAfter:        2 * time.Minute,
+		RenewalInterval:      time.Minute,
+		DunningSchedule:      []time.Duration{24 * time.Hour, 72 * time.Hour, 120 * time.Hour},
 		IdempotencyLease:     time.Minute,
 		MaxActiveRequests:    100,
 		RequestQueueTimeout:  30 * time.Second,

@@ -191,6 +191,14 @@ var (
 	// allow the operation.
 	ErrDisputeStatusInvalid = define("dispute_status_invalid", nil)
 
+	// ErrSubscriptionNotFound: no such subscription.
+	ErrSubscriptionNotFound = define("subscription_not_found", ErrNotFound)
+	// ErrSubscriptionStatusInvalid: the subscription's status does not
+	// allow the operation (a pause of a cancelled one, a second confirm).
+	ErrSubscriptionStatusInvalid = define("subscription_status_invalid", ErrPreconditionFailed)
+	// ErrTestClockNotFound: no such test clock.
+	ErrTestClockNotFound = define("test_clock_not_found", ErrNotFound)
+
 	// Dashboard users.
 
 	// ErrBadCredentials: an unknown email or a wrong password (one answer

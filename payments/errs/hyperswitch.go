@@ -87,6 +87,10 @@ var hyperswitch = map[*Failure]wire{
 
 	ErrDisputeStatusInvalid: {KindInvalid, "HE_03", typeInvalidRequest, "DisputeStatusValidationFailed", "Dispute status validation failed"},
 
+	ErrSubscriptionNotFound:      {KindNotFound, "HE_02", typeInvalidRequest, "ResourceIdNotFound", "Subscription does not exist in our records"},
+	ErrSubscriptionStatusInvalid: {KindInvalid, "IR_16", typeInvalidRequest, "PreconditionFailed", "The subscription's status does not allow this request"},
+	ErrTestClockNotFound:         {KindNotFound, "HE_02", typeInvalidRequest, "ResourceIdNotFound", "Test clock does not exist in our records"},
+
 	// The dashboard's users: Hyperswitch's user codes (UR_), and RL_ for
 	// the refusals of its rate limits.
 	ErrBadCredentials:        {KindUnauthenticated, "UR_01", typeInvalidRequest, "", "Incorrect email or password"},

@@ -202,3 +202,14 @@ func (db *DB) RequireMerchant(ctx context.Context) error {
 	}
 	return nil
 }
+
+// SkipLocked locks the rows q reads until the transaction ends, skipping
+// rows another transaction holds (SELECT … FOR UPDATE SKIP LOCKED), where
+// the database supports it: concurrent claimers of due work take disjoint
+// rows instead of waiting for each other.
+func SkipLocked[Q lockable[Q]](db *DB, q Q) Q {
+	if !db.rowLocks {
+		return q
+	}
+	return q.ForUpdate(sql.WithLockAction(sql.SkipLocked))
+}
