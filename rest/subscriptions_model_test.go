@@ -84,11 +84,6 @@ func subsModelSeeds() []uint64 {
 // subsCatalogue is the prices a run subscribes to.
 type subsCatalogue struct{ monthly, daily, trial, upgrade, yearlyTr *proofPrice }
 
-// subsDunning is the wait after each failed try of a renewal before the
-// next one; the try after the last wait failing cancels the subscription
-// (docs/subscriptions.md: 1, 3 and 5 days).
-var subsDunning = []time.Duration{24 * time.Hour, 72 * time.Hour, 120 * time.Hour}
-
 // invModel is what the model knows of one invoice.
 type invModel struct {
 	amount int64
@@ -101,8 +96,12 @@ type invModel struct {
 type subModel struct {
 	id, customer string
 	declines     bool // its card declines every charge
-	price        *proofPrice
-	status       string
+	// dunning is the wait after each failed try of a renewal before the
+	// next one; the try after the last wait failing cancels the
+	// subscription (SWITCHYARD_DUNNING_SCHEDULE: 1, 3 and 5 days).
+	dunning []time.Duration
+	price   *proofPrice
+	status  string
 	// curStart, curEnd: the current (last paid, or trial) period.
 	curStart, curEnd time.Time
 	// The open invoice (the last of invoices while hasOpen): its period
@@ -174,11 +173,11 @@ func (m *subModel) advance(to time.Time) {
 			continue
 		}
 		inv.status = "payment_failed"
-		if m.failures == len(subsDunning) {
+		if m.failures == len(m.dunning) {
 			m.status, m.hasOpen = "cancelled", false
 			return
 		}
-		m.due = m.due.Add(subsDunning[m.failures])
+		m.due = m.due.Add(m.dunning[m.failures])
 		m.failures++
 		m.status = "unpaid"
 	}
@@ -242,7 +241,8 @@ func (r *subsModelRun) subscribe(declining bool) {
 	}
 	cust := r.a.customer()
 	resp := r.a.subscribe(price, cust, number, r.clock).must(r.t, 200)
-	m := &subModel{id: resp.str("id"), customer: cust, declines: declining, price: price, curStart: r.now}
+	m := &subModel{id: resp.str("id"), customer: cust, declines: declining, price: price, curStart: r.now,
+		dunning: r.a.c.srv.Config.DunningSchedule}
 	if price.trialDays > 0 {
 		// The trial's first invoice is nothing: a mandate set-up.
 		m.status, m.curEnd = "trial", r.now.AddDate(0, 0, price.trialDays)
