@@ -271,6 +271,14 @@ func (r *subsModelRun) advance() {
 		{"10 days", func(t time.Time) time.Time { return t.AddDate(0, 0, 10) }},
 		{"1 month", func(t time.Time) time.Time { return t.AddDate(0, 1, 0) }},
 		{"2 months", func(t time.Time) time.Time { return t.AddDate(0, 2, 0) }},
+		// Half a day past the declining card's next try: inside dunning,
+		// where the subscription is unpaid.
+		{"past the declining subscription's next try", func(t time.Time) time.Time {
+			if m := r.subs[len(r.subs)-1]; m.billable() && m.hasOpen && m.due.After(t) {
+				return m.due.Add(12 * time.Hour)
+			}
+			return t.AddDate(0, 0, 1)
+		}},
 	}
 	s := spans[r.rng.IntN(len(spans))]
 	to := s.to(r.now)
