@@ -126,6 +126,7 @@ func (c *contract) check(method, path string, status int, header http.Header, bo
 // what the documents say, each with its reason. A violation matches one
 // when its message holds the text.
 var contractDeviations = []struct{ text, reason string }{
+	{`event_type": value is not one of the allowed values`, "Switchyard's subscription events (subscription_created, …, invoice_payment_failed: docs/subscriptions.md) beside Hyperswitch's invoice_paid, which is the only billing event its EventType names"},
 	{`property "error_type" is missing`, "errors are {\"error\": {\"type\", \"code\", \"message\"}} as Hyperswitch sends them (and as the API spec says); the documents' GenericErrorResponseOpenApi describes a flat object that no route sends"},
 	{`property "code" is missing`, "the error envelope, as above"},
 	{`property "message" is missing`, "the error envelope, as above"},

@@ -273,6 +273,10 @@ func TestSubscriptionDunning(t *testing.T) {
 		types = append(types, et)
 	}
 	rows.Close()
+	listed := b.do("POST", "/events/"+b.srv.Demo.MerchantID, b.admin(), map[string]any{"object_id": id}).must(t, 200)
+	if items, _ := listed.obj()["events"].([]any); len(items) < 3 {
+		t.Fatalf("the subscription's events: %s", listed.Raw)
+	}
 	for _, want := range []string{"subscription_created", "subscription_active", "invoice_paid", "invoice_payment_failed", "subscription_unpaid", "subscription_cancelled"} {
 		found := false
 		for _, et := range types {
@@ -479,5 +483,25 @@ func TestSubscriptionTenancy(t *testing.T) {
 		if r := b.doWith(call.method, call.path, key, call.body, h); r.Status != 404 {
 			t.Errorf("%s %s with another merchant's key: %d %s", call.method, call.path, r.Status, r.Raw)
 		}
+	}
+}
+
+// TestSubscriptionPendingUntilThreeDSSettles: a first payment that needs
+// the customer (3-D Secure) leaves the subscription pending; once the
+// customer approves, GET brings it up to date: active, the invoice paid.
+func TestSubscriptionPendingUntilThreeDSSettles(t *testing.T) {
+	b := newBilling(t)
+	r := b.subscribe(t, "cus_3ds", b.price, "4000000000003220", nil).must(t, 200)
+	id, pay := r.str("id"), r.str("payment", "payment_id")
+	if r.str("status") != "pending" || r.str("invoice", "status") != "payment_pending" || r.str("payment", "status") != "requires_customer_action" {
+		t.Fatalf("create and confirm with a 3-D Secure card: %s", r.Raw)
+	}
+	b.do("POST", "/sandbox/payments/"+pay+"/customer_action", b.merchantKey(), map[string]any{"approve": true}).must(t, 200)
+	g := b.sub("GET", "/subscriptions/"+id, nil).must(t, 200)
+	if g.str("status") != "active" || g.str("invoice", "status") != "invoice_paid" || g.str("payment", "status") != "succeeded" {
+		t.Fatalf("after the customer approved: %s", g.Raw)
+	}
+	if got := b.invoices(t, id); !sameList(got, "invoice_paid:1000", "invoice_created:1000") {
+		t.Fatalf("invoices: %v", got)
 	}
 }
