@@ -18,13 +18,15 @@ import (
 	"switchyard/payments/customer"
 )
 
-// BenchmarkRenewals measures the renewal worker on MariaDB: -renewals due
-// invoices (default 200, cheap enough for CI; docs/performance.md has the
-// figures and their sizes), each of its own subscription, seeded with
-// ent's CreateBulk in batches, are charged by one process calling RenewDue
-// passes of renewalBatch (the worker's own limit) until none is left:
+// BenchmarkRenewals measures the renewal worker on MariaDB: a backlog of
+// -renewals.backlog due invoices (at least -renewals), each of its own
+// subscription, seeded with ent's CreateBulk in batches, of which one
+// process charges -renewals (default 200, cheap enough for CI;
+// docs/performance.md has the figures and their sizes) by calling RenewDue
+// passes of renewalBatch (the worker's own limit), every claim reading the
+// whole backlog's index:
 //
-//	go test ./rest -run '^$' -bench Renewals -benchtime 1x -renewals=100000
+//	go test ./rest -run '^$' -bench Renewals -benchtime 1x -renewals=1000 -renewals.backlog=100000
 //
 // In the same run the fair floor makes the same number of payments through
 // the same payments path with the same input (payments.Service's
@@ -37,16 +39,18 @@ import (
 func BenchmarkRenewals(b *testing.B) {
 	env := newBenchEnv(b)
 	n := *benchRenewals
+	backlog := max(*benchBacklog, n)
 	seed := renewalSeed(b, env)
 	var renew, floor time.Duration
 	b.Run("renew", func(b *testing.B) {
+		charged := 0
 		for range b.N {
 			b.StopTimer()
-			seed.invoices(b, n)
+			seed.invoices(b, max(backlog-seed.due, n-seed.due, 0))
 			b.StartTimer()
 			start := time.Now()
 			settled := 0
-			for {
+			for settled < n {
 				k, err := env.srv.Subscriptions.RenewDue(context.Background(), renewalBatch)
 				if err != nil {
 					b.Fatal(err)
@@ -58,10 +62,12 @@ func BenchmarkRenewals(b *testing.B) {
 			}
 			renew += time.Since(start)
 			b.StopTimer()
-			seed.checkPaid(b, n, settled)
+			seed.due -= settled
+			charged += settled
+			seed.checkPaid(b, n, settled, charged)
 			b.StartTimer()
 		}
-		b.ReportMetric(float64(n*b.N)/renew.Seconds(), "invoices/s")
+		b.ReportMetric(float64(charged)/renew.Seconds(), "invoices/s")
 	})
 	b.Run("fair_floor", func(b *testing.B) {
 		for i := range b.N {
@@ -86,7 +92,10 @@ func BenchmarkRenewals(b *testing.B) {
 	})
 }
 
-var benchRenewals = flag.Int("renewals", 200, "BenchmarkRenewals: due invoices a round charges")
+var (
+	benchRenewals = flag.Int("renewals", 200, "BenchmarkRenewals: due invoices a round charges")
+	benchBacklog  = flag.Int("renewals.backlog", 0, "BenchmarkRenewals: due invoices waiting when a round starts (at least -renewals)")
+)
 
 // renewalBatch is how many invoices a pass claims, as the worker does.
 const renewalBatch = 100
@@ -100,7 +109,8 @@ type renewalSeeder struct {
 	model *ent.BillingSubscription
 	price *proofPrice
 	run   string
-	ids   []string // the last round's invoices
+	ids   []string // every invoice seeded
+	due   int      // how many of them are still due
 }
 
 func renewalSeed(b *testing.B, env *benchEnv) *renewalSeeder {
@@ -132,14 +142,14 @@ func renewalSeed(b *testing.B, env *benchEnv) *renewalSeeder {
 	return &renewalSeeder{ctx: ctx, env: env, model: model, price: price, run: ids.Base62(6)}
 }
 
-// invoices writes n due invoices, each of a new active subscription like
-// the model, in batches of 1,000 rows a statement.
+// invoices writes n more due invoices, each of a new active subscription
+// like the model, in batches of 1,000 rows a statement.
 func (s *renewalSeeder) invoices(b *testing.B, n int) {
 	b.Helper()
 	db, m := s.env.srv.Store.Client, s.model
 	now := time.Now().UTC().Truncate(time.Second)
 	start, end := now.Add(-time.Minute), now.AddDate(0, 1, 0).Add(-time.Minute)
-	s.ids = s.ids[:0]
+	s.due += n
 	for done := 0; done < n; {
 		k := min(1000, n-done)
 		subs := make([]*ent.BillingSubscriptionCreate, k)
@@ -166,9 +176,9 @@ func (s *renewalSeeder) invoices(b *testing.B, n int) {
 	}
 }
 
-// checkPaid fails the benchmark unless the round's invoices were all
-// settled and paid.
-func (s *renewalSeeder) checkPaid(b *testing.B, n, settled int) {
+// checkPaid fails the benchmark unless the round settled at least n
+// invoices and, of every invoice seeded, exactly the charged ones are paid.
+func (s *renewalSeeder) checkPaid(b *testing.B, n, settled, charged int) {
 	b.Helper()
 	paid := 0
 	for i := 0; i < len(s.ids); i += 1000 {
@@ -179,8 +189,8 @@ func (s *renewalSeeder) checkPaid(b *testing.B, n, settled int) {
 		}
 		paid += k
 	}
-	if paid != n || settled != n {
-		b.Fatalf("%d of %d due invoices paid, %d settled", paid, n, settled)
+	if settled < n || paid != charged {
+		b.Fatalf("%d invoices paid, %d charged; this round settled %d of its %d", paid, charged, settled, n)
 	}
 }
 

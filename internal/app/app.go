@@ -422,7 +422,7 @@ func (a *App) recoverStranded(ctx context.Context) {
 }
 
 // renewSubscriptions runs the renewal worker until ctx ends: every
-// SWITCHYARD_RENEWAL_INTERVAL one pass charges the subscription invoices
+// SWITCHYARD_RENEWAL_INTERVAL passes charge the subscription invoices
 // that fell due and applies the scheduled changes (subscriptions.RenewDue);
 // several processes share the work through the invoices' claims.
 func (a *App) renewSubscriptions(ctx context.Context) {
@@ -434,15 +434,26 @@ func (a *App) renewSubscriptions(ctx context.Context) {
 			return
 		case <-t.C:
 		}
-		n, err := a.Subscriptions.RenewDue(ctx, 100)
-		if n > 0 {
-			a.Log.InfoContext(ctx, "renewed subscription invoices", "settled", n)
-		}
-		if err != nil && ctx.Err() == nil {
-			a.Log.WarnContext(ctx, "subscription renewals", "err", err)
+		// A tick drains the backlog: passes follow each other while they
+		// settle something, so a process charges far more than one pass a
+		// tick when many invoices fall due at once.
+		for ctx.Err() == nil {
+			n, err := a.Subscriptions.RenewDue(ctx, renewalPass)
+			if n > 0 {
+				a.Log.InfoContext(ctx, "renewed subscription invoices", "settled", n)
+			}
+			if err != nil && ctx.Err() == nil {
+				a.Log.WarnContext(ctx, "subscription renewals", "err", err)
+			}
+			if n == 0 || err != nil {
+				break
+			}
 		}
 	}
 }
+
+// renewalPass is how many due invoices one renewal pass claims.
+const renewalPass = 100
 
 // Version is the build's version, sent in the webhook User-Agent.
 var Version = "0.1.0"
