@@ -180,7 +180,7 @@ func (s *Service) sealThreeDSData(d *ExternalThreeDSData, intentID string) ([]by
 // authentication connector. Nil when there is none.
 func (s *Service) startThreeDS(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIntent, method *customer.PaymentMethodInput,
 	attemptID string, given *ExternalThreeDSData) (*externalThreeDS, error) {
-	if given == nil && pi.ThreeDsDataSealed != nil {
+	if given == nil && pi.ThreeDsDataSealed != nil && len(*pi.ThreeDsDataSealed) > 0 {
 		given = &ExternalThreeDSData{}
 		if err := s.box.OpenJSON(*pi.ThreeDsDataSealed, []byte("three_ds_data:"+pi.ID), given); err != nil {
 			return nil, errs.Internal(err)

@@ -103,6 +103,16 @@ func TestExternalThreeDSByTestCard(t *testing.T) {
 			externalAuth(t, got, tc.authStatus, "frictionless", tc.eci)
 		})
 	}
+	t.Run("confirmed after its create", func(t *testing.T) {
+		body := externalThreeDSPayment(profile, "4000000000003048")
+		delete(body, "confirm")
+		created := c.pay("POST", "/payments", body).must(t, 200)
+		r := c.pay("POST", "/payments/"+created.str("payment_id")+"/confirm", map[string]any{}).must(t, 200)
+		if r.str("status") != "succeeded" {
+			t.Fatalf("status %s: %s", r.str("status"), r.Raw)
+		}
+		externalAuth(t, r, "success", "frictionless", "06")
+	})
 	t.Run("without three_ds", func(t *testing.T) {
 		body := externalThreeDSPayment(profile, "4242424242424242")
 		body["authentication_type"] = "no_three_ds"

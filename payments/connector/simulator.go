@@ -35,7 +35,9 @@ import (
 //   - The 3-D Secure numbers return AuthenticationPending with
 //     RedirectRequired, whatever the AuthenticationType; CompleteAuthentication
 //     with Approved succeeds (declined insufficient_funds for
-//     4000008260003178), without it fails with authentication_failed.
+//     4000008260003178), without it fails with authentication_failed. An
+//     authorization carrying an authenticated ExternalThreeDS (Y or A) is
+//     not challenged: it goes on as an approved challenge would.
 //     4000002500003155 is challenged on-session only: with OffSession it
 //     succeeds at once. AuthenticationType three_ds on any other card is a
 //     frictionless success.
