@@ -263,6 +263,9 @@ func (w *walkTarget) send(op documentedOperation, url string, body any) response
 	if strings.HasPrefix(op.path, "/accounts") || strings.HasPrefix(op.path, "/api_keys") || strings.HasPrefix(op.path, "/events/{") {
 		key = w.c.admin()
 	}
+	if op.method == "POST" && op.path == "/authentication/{authentication_id}/eligibility-check" {
+		key = d.PublishableKey // the checkout SDK's alone, as Hyperswitch's security says
+	}
 	return w.c.do(op.method, url, key, body)
 }
 
