@@ -49,6 +49,9 @@ var transStatuses = []string{"Y", "N", "U", "A", "R", "C", "D", "I"}
 
 // check refuses a result that cannot be carried to an authorization.
 func (d *ExternalThreeDSData) check() error {
+	if d.TransStatus == "" {
+		return errs.MissingField("three_ds_data.transaction_status")
+	}
 	if !slices.Contains(transStatuses, d.TransStatus) {
 		return errs.InvalidValue("three_ds_data.transaction_status", "must be one of %s", strings.Join(transStatuses, ", "))
 	}

@@ -39,6 +39,7 @@ var openObjects = typeSet(
 	v2Card{},                    // Card, in v2's payment_method_data
 	payments.BrowserInfo{},      // BrowserInformation, v1 and v2
 	surchargeIn{},               // RequestSurchargeDetails
+	externalThreeDSDataIn{},     // ExternalThreeDsData: three_ds_data
 	mandateAmountIn{},           // MandateAmountData: mandate_type.single_use / multi_use
 )
 

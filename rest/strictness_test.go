@@ -54,7 +54,7 @@ func TestUnknownMemberStrictness(t *testing.T) {
 			"customer":           map[string]any{"id": "cus_strict", "name": "Jane"},
 			"surcharge_details":  map[string]any{"surcharge_amount": 0, "tax_amount": 0},
 			"connector_metadata": map[string]any{}, "feature_metadata": map[string]any{},
-			"three_ds_data": map[string]any{}, "ctp_service_details": map[string]any{},
+			"three_ds_data": map[string]any{"transaction_status": "Y"}, "ctp_service_details": map[string]any{},
 		})
 	}
 	mandatePayment := func() map[string]any {
