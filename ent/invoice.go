@@ -52,6 +52,8 @@ type Invoice struct {
 	TestClockID *string `json:"test_clock_id,omitempty"`
 	// AttemptCount holds the value of the "attempt_count" field.
 	AttemptCount int `json:"attempt_count,omitempty"`
+	// ResendCount holds the value of the "resend_count" field.
+	ResendCount int `json:"resend_count,omitempty"`
 	// ClaimedUntil holds the value of the "claimed_until" field.
 	ClaimedUntil *time.Time `json:"claimed_until,omitempty"`
 	// PaymentIntentID holds the value of the "payment_intent_id" field.
@@ -101,7 +103,7 @@ func (*Invoice) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case invoice.FieldLineItems:
 			values[i] = new([]byte)
-		case invoice.FieldAmount, invoice.FieldAttemptCount:
+		case invoice.FieldAmount, invoice.FieldAttemptCount, invoice.FieldResendCount:
 			values[i] = new(sql.NullInt64)
 		case invoice.FieldID, invoice.FieldMerchantID, invoice.FieldErrorCode, invoice.FieldErrorMessage, invoice.FieldSubscriptionID, invoice.FieldProfileID, invoice.FieldCustomerID, invoice.FieldCurrency, invoice.FieldStatus, invoice.FieldTestClockID, invoice.FieldPaymentIntentID, invoice.FieldPaymentMethodID, invoice.FieldMerchantConnectorID, invoice.FieldBillingProcessorInvoiceID:
 			values[i] = new(sql.NullString)
@@ -226,6 +228,12 @@ func (_m *Invoice) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field attempt_count", values[i])
 			} else if value.Valid {
 				_m.AttemptCount = int(value.Int64)
+			}
+		case invoice.FieldResendCount:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field resend_count", values[i])
+			} else if value.Valid {
+				_m.ResendCount = int(value.Int64)
 			}
 		case invoice.FieldClaimedUntil:
 			if value, ok := values[i].(*sql.NullTime); !ok {
@@ -371,6 +379,9 @@ func (_m *Invoice) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("attempt_count=")
 	builder.WriteString(fmt.Sprintf("%v", _m.AttemptCount))
+	builder.WriteString(", ")
+	builder.WriteString("resend_count=")
+	builder.WriteString(fmt.Sprintf("%v", _m.ResendCount))
 	builder.WriteString(", ")
 	if v := _m.ClaimedUntil; v != nil {
 		builder.WriteString("claimed_until=")

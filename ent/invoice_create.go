@@ -177,6 +177,20 @@ func (_c *InvoiceCreate) SetNillableAttemptCount(v *int) *InvoiceCreate {
 	return _c
 }
 
+// SetResendCount sets the "resend_count" field.
+func (_c *InvoiceCreate) SetResendCount(v int) *InvoiceCreate {
+	_c.mutation.SetResendCount(v)
+	return _c
+}
+
+// SetNillableResendCount sets the "resend_count" field if the given value is not nil.
+func (_c *InvoiceCreate) SetNillableResendCount(v *int) *InvoiceCreate {
+	if v != nil {
+		_c.SetResendCount(*v)
+	}
+	return _c
+}
+
 // SetClaimedUntil sets the "claimed_until" field.
 func (_c *InvoiceCreate) SetClaimedUntil(v time.Time) *InvoiceCreate {
 	_c.mutation.SetClaimedUntil(v)
@@ -345,6 +359,10 @@ func (_c *InvoiceCreate) defaults() error {
 		v := invoice.DefaultAttemptCount
 		_c.mutation.SetAttemptCount(v)
 	}
+	if _, ok := _c.mutation.ResendCount(); !ok {
+		v := invoice.DefaultResendCount
+		_c.mutation.SetResendCount(v)
+	}
 	if _, ok := _c.mutation.ID(); !ok {
 		if invoice.DefaultID == nil {
 			return fmt.Errorf("ent: uninitialized invoice.DefaultID (forgotten import ent/runtime?)")
@@ -440,6 +458,9 @@ func (_c *InvoiceCreate) check() error {
 	}
 	if _, ok := _c.mutation.AttemptCount(); !ok {
 		return &ValidationError{Name: "attempt_count", err: errors.New(`ent: missing required field "Invoice.attempt_count"`)}
+	}
+	if _, ok := _c.mutation.ResendCount(); !ok {
+		return &ValidationError{Name: "resend_count", err: errors.New(`ent: missing required field "Invoice.resend_count"`)}
 	}
 	if v, ok := _c.mutation.PaymentIntentID(); ok {
 		if err := invoice.PaymentIntentIDValidator(v); err != nil {
@@ -564,6 +585,10 @@ func (_c *InvoiceCreate) createSpec() (*Invoice, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.AttemptCount(); ok {
 		_spec.SetField(invoice.FieldAttemptCount, field.TypeInt, value)
 		_node.AttemptCount = value
+	}
+	if value, ok := _c.mutation.ResendCount(); ok {
+		_spec.SetField(invoice.FieldResendCount, field.TypeInt, value)
+		_node.ResendCount = value
 	}
 	if value, ok := _c.mutation.ClaimedUntil(); ok {
 		_spec.SetField(invoice.FieldClaimedUntil, field.TypeTime, value)
@@ -833,6 +858,24 @@ func (u *InvoiceUpsert) UpdateAttemptCount() *InvoiceUpsert {
 // AddAttemptCount adds v to the "attempt_count" field.
 func (u *InvoiceUpsert) AddAttemptCount(v int) *InvoiceUpsert {
 	u.Add(invoice.FieldAttemptCount, v)
+	return u
+}
+
+// SetResendCount sets the "resend_count" field.
+func (u *InvoiceUpsert) SetResendCount(v int) *InvoiceUpsert {
+	u.Set(invoice.FieldResendCount, v)
+	return u
+}
+
+// UpdateResendCount sets the "resend_count" field to the value that was provided on create.
+func (u *InvoiceUpsert) UpdateResendCount() *InvoiceUpsert {
+	u.SetExcluded(invoice.FieldResendCount)
+	return u
+}
+
+// AddResendCount adds v to the "resend_count" field.
+func (u *InvoiceUpsert) AddResendCount(v int) *InvoiceUpsert {
+	u.Add(invoice.FieldResendCount, v)
 	return u
 }
 
@@ -1222,6 +1265,27 @@ func (u *InvoiceUpsertOne) AddAttemptCount(v int) *InvoiceUpsertOne {
 func (u *InvoiceUpsertOne) UpdateAttemptCount() *InvoiceUpsertOne {
 	return u.Update(func(s *InvoiceUpsert) {
 		s.UpdateAttemptCount()
+	})
+}
+
+// SetResendCount sets the "resend_count" field.
+func (u *InvoiceUpsertOne) SetResendCount(v int) *InvoiceUpsertOne {
+	return u.Update(func(s *InvoiceUpsert) {
+		s.SetResendCount(v)
+	})
+}
+
+// AddResendCount adds v to the "resend_count" field.
+func (u *InvoiceUpsertOne) AddResendCount(v int) *InvoiceUpsertOne {
+	return u.Update(func(s *InvoiceUpsert) {
+		s.AddResendCount(v)
+	})
+}
+
+// UpdateResendCount sets the "resend_count" field to the value that was provided on create.
+func (u *InvoiceUpsertOne) UpdateResendCount() *InvoiceUpsertOne {
+	return u.Update(func(s *InvoiceUpsert) {
+		s.UpdateResendCount()
 	})
 }
 
@@ -1799,6 +1863,27 @@ func (u *InvoiceUpsertBulk) AddAttemptCount(v int) *InvoiceUpsertBulk {
 func (u *InvoiceUpsertBulk) UpdateAttemptCount() *InvoiceUpsertBulk {
 	return u.Update(func(s *InvoiceUpsert) {
 		s.UpdateAttemptCount()
+	})
+}
+
+// SetResendCount sets the "resend_count" field.
+func (u *InvoiceUpsertBulk) SetResendCount(v int) *InvoiceUpsertBulk {
+	return u.Update(func(s *InvoiceUpsert) {
+		s.SetResendCount(v)
+	})
+}
+
+// AddResendCount adds v to the "resend_count" field.
+func (u *InvoiceUpsertBulk) AddResendCount(v int) *InvoiceUpsertBulk {
+	return u.Update(func(s *InvoiceUpsert) {
+		s.AddResendCount(v)
+	})
+}
+
+// UpdateResendCount sets the "resend_count" field to the value that was provided on create.
+func (u *InvoiceUpsertBulk) UpdateResendCount() *InvoiceUpsertBulk {
+	return u.Update(func(s *InvoiceUpsert) {
+		s.UpdateResendCount()
 	})
 }
 

@@ -223,6 +223,27 @@ func (_u *InvoiceUpdate) AddAttemptCount(v int) *InvoiceUpdate {
 	return _u
 }
 
+// SetResendCount sets the "resend_count" field.
+func (_u *InvoiceUpdate) SetResendCount(v int) *InvoiceUpdate {
+	_u.mutation.ResetResendCount()
+	_u.mutation.SetResendCount(v)
+	return _u
+}
+
+// SetNillableResendCount sets the "resend_count" field if the given value is not nil.
+func (_u *InvoiceUpdate) SetNillableResendCount(v *int) *InvoiceUpdate {
+	if v != nil {
+		_u.SetResendCount(*v)
+	}
+	return _u
+}
+
+// AddResendCount adds value to the "resend_count" field.
+func (_u *InvoiceUpdate) AddResendCount(v int) *InvoiceUpdate {
+	_u.mutation.AddResendCount(v)
+	return _u
+}
+
 // SetClaimedUntil sets the "claimed_until" field.
 func (_u *InvoiceUpdate) SetClaimedUntil(v time.Time) *InvoiceUpdate {
 	_u.mutation.SetClaimedUntil(v)
@@ -535,6 +556,12 @@ func (_u *InvoiceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.AddedAttemptCount(); ok {
 		_spec.AddField(invoice.FieldAttemptCount, field.TypeInt, value)
 	}
+	if value, ok := _u.mutation.ResendCount(); ok {
+		_spec.SetField(invoice.FieldResendCount, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedResendCount(); ok {
+		_spec.AddField(invoice.FieldResendCount, field.TypeInt, value)
+	}
 	if value, ok := _u.mutation.ClaimedUntil(); ok {
 		_spec.SetField(invoice.FieldClaimedUntil, field.TypeTime, value)
 	}
@@ -793,6 +820,27 @@ func (_u *InvoiceUpdateOne) SetNillableAttemptCount(v *int) *InvoiceUpdateOne {
 // AddAttemptCount adds value to the "attempt_count" field.
 func (_u *InvoiceUpdateOne) AddAttemptCount(v int) *InvoiceUpdateOne {
 	_u.mutation.AddAttemptCount(v)
+	return _u
+}
+
+// SetResendCount sets the "resend_count" field.
+func (_u *InvoiceUpdateOne) SetResendCount(v int) *InvoiceUpdateOne {
+	_u.mutation.ResetResendCount()
+	_u.mutation.SetResendCount(v)
+	return _u
+}
+
+// SetNillableResendCount sets the "resend_count" field if the given value is not nil.
+func (_u *InvoiceUpdateOne) SetNillableResendCount(v *int) *InvoiceUpdateOne {
+	if v != nil {
+		_u.SetResendCount(*v)
+	}
+	return _u
+}
+
+// AddResendCount adds value to the "resend_count" field.
+func (_u *InvoiceUpdateOne) AddResendCount(v int) *InvoiceUpdateOne {
+	_u.mutation.AddResendCount(v)
 	return _u
 }
 
@@ -1137,6 +1185,12 @@ func (_u *InvoiceUpdateOne) sqlSave(ctx context.Context) (_node *Invoice, err er
 	}
 	if value, ok := _u.mutation.AddedAttemptCount(); ok {
 		_spec.AddField(invoice.FieldAttemptCount, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.ResendCount(); ok {
+		_spec.SetField(invoice.FieldResendCount, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedResendCount(); ok {
+		_spec.AddField(invoice.FieldResendCount, field.TypeInt, value)
 	}
 	if value, ok := _u.mutation.ClaimedUntil(); ok {
 		_spec.SetField(invoice.FieldClaimedUntil, field.TypeTime, value)

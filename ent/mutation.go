@@ -18745,6 +18745,8 @@ type InvoiceMutation struct {
 	test_clock_id                *string
 	attempt_count                *int
 	addattempt_count             *int
+	resend_count                 *int
+	addresend_count              *int
 	claimed_until                *time.Time
 	payment_intent_id            *string
 	payment_method_id            *string
@@ -19520,6 +19522,62 @@ func (m *InvoiceMutation) ResetAttemptCount() {
 	m.addattempt_count = nil
 }
 
+// SetResendCount sets the "resend_count" field.
+func (m *InvoiceMutation) SetResendCount(i int) {
+	m.resend_count = &i
+	m.addresend_count = nil
+}
+
+// ResendCount returns the value of the "resend_count" field in the mutation.
+func (m *InvoiceMutation) ResendCount() (r int, exists bool) {
+	v := m.resend_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldResendCount returns the old "resend_count" field's value of the Invoice entity.
+// If the Invoice object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InvoiceMutation) OldResendCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldResendCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldResendCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldResendCount: %w", err)
+	}
+	return oldValue.ResendCount, nil
+}
+
+// AddResendCount adds i to the "resend_count" field.
+func (m *InvoiceMutation) AddResendCount(i int) {
+	if m.addresend_count != nil {
+		*m.addresend_count += i
+	} else {
+		m.addresend_count = &i
+	}
+}
+
+// AddedResendCount returns the value that was added to the "resend_count" field in this mutation.
+func (m *InvoiceMutation) AddedResendCount() (r int, exists bool) {
+	v := m.addresend_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetResendCount resets all changes to the "resend_count" field.
+func (m *InvoiceMutation) ResetResendCount() {
+	m.resend_count = nil
+	m.addresend_count = nil
+}
+
 // SetClaimedUntil sets the "claimed_until" field.
 func (m *InvoiceMutation) SetClaimedUntil(t time.Time) {
 	m.claimed_until = &t
@@ -19940,7 +19998,7 @@ func (m *InvoiceMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *InvoiceMutation) Fields() []string {
-	fields := make([]string, 0, 23)
+	fields := make([]string, 0, 24)
 	if m.merchant_id != nil {
 		fields = append(fields, invoice.FieldMerchantID)
 	}
@@ -19988,6 +20046,9 @@ func (m *InvoiceMutation) Fields() []string {
 	}
 	if m.attempt_count != nil {
 		fields = append(fields, invoice.FieldAttemptCount)
+	}
+	if m.resend_count != nil {
+		fields = append(fields, invoice.FieldResendCount)
 	}
 	if m.claimed_until != nil {
 		fields = append(fields, invoice.FieldClaimedUntil)
@@ -20050,6 +20111,8 @@ func (m *InvoiceMutation) Field(name string) (ent.Value, bool) {
 		return m.TestClockID()
 	case invoice.FieldAttemptCount:
 		return m.AttemptCount()
+	case invoice.FieldResendCount:
+		return m.ResendCount()
 	case invoice.FieldClaimedUntil:
 		return m.ClaimedUntil()
 	case invoice.FieldPaymentIntentID:
@@ -20105,6 +20168,8 @@ func (m *InvoiceMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return m.OldTestClockID(ctx)
 	case invoice.FieldAttemptCount:
 		return m.OldAttemptCount(ctx)
+	case invoice.FieldResendCount:
+		return m.OldResendCount(ctx)
 	case invoice.FieldClaimedUntil:
 		return m.OldClaimedUntil(ctx)
 	case invoice.FieldPaymentIntentID:
@@ -20240,6 +20305,13 @@ func (m *InvoiceMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetAttemptCount(v)
 		return nil
+	case invoice.FieldResendCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetResendCount(v)
+		return nil
 	case invoice.FieldClaimedUntil:
 		v, ok := value.(time.Time)
 		if !ok {
@@ -20303,6 +20375,9 @@ func (m *InvoiceMutation) AddedFields() []string {
 	if m.addattempt_count != nil {
 		fields = append(fields, invoice.FieldAttemptCount)
 	}
+	if m.addresend_count != nil {
+		fields = append(fields, invoice.FieldResendCount)
+	}
 	return fields
 }
 
@@ -20315,6 +20390,8 @@ func (m *InvoiceMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedAmount()
 	case invoice.FieldAttemptCount:
 		return m.AddedAttemptCount()
+	case invoice.FieldResendCount:
+		return m.AddedResendCount()
 	}
 	return nil, false
 }
@@ -20337,6 +20414,13 @@ func (m *InvoiceMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddAttemptCount(v)
+		return nil
+	case invoice.FieldResendCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddResendCount(v)
 		return nil
 	}
 	return fmt.Errorf("unknown Invoice numeric field %s", name)
@@ -20475,6 +20559,9 @@ func (m *InvoiceMutation) ResetField(name string) error {
 		return nil
 	case invoice.FieldAttemptCount:
 		m.ResetAttemptCount()
+		return nil
+	case invoice.FieldResendCount:
+		m.ResetResendCount()
 		return nil
 	case invoice.FieldClaimedUntil:
 		m.ResetClaimedUntil()

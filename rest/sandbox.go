@@ -168,19 +168,8 @@ func sandboxPageHandler(svc *payments.Service) http.HandlerFunc {
 // or back to the shop.
 func sandboxCompleteHandler(svc *payments.Service) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if err := r.ParseForm(); err != nil {
-			renderSandbox(w, http.StatusBadRequest, sandboxView{Title: "Bad request",
-				Message: "The form could not be read."})
-			return
-		}
-		var approved bool
-		switch r.PostForm.Get("approve") {
-		case "true":
-			approved = true
-		case "false":
-		default:
-			renderSandbox(w, http.StatusBadRequest, sandboxView{Title: "Bad request",
-				Message: "The form must say approve=true or approve=false."})
+		approved, ok := approveForm(w, r)
+		if !ok {
 			return
 		}
 		t, err := svc.CompleteAuthentication(r.Context(), r.PathValue("attempt_id"), r.PostForm.Get("token"), approved)

@@ -5,6 +5,10 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"switchyard/ent"
+	"switchyard/ent/event"
+	"switchyard/ent/invoice"
 )
 
 // Subscriptions: the catalogue, a subscription's life (create, confirm,
@@ -227,6 +231,79 @@ func TestSubscriptionRenewDueRealTime(t *testing.T) {
 	}
 	if n := b.paymentsOf(t, "cus_real"); n != 2 {
 		t.Fatalf("%d payments, want 2", n)
+	}
+}
+
+// TestSubscriptionRenewalNeverSentIsSentAgain: a renewal whose payment a
+// crash left before it reached the connector is failed by the payments'
+// recovery as never sent (nothing charged); the billing engine sends the
+// same try again at once under a key of its own, instead of counting it as
+// a decline: the invoice is paid by the new payment, the subscription
+// never goes unpaid, no invoice_payment_failed event is written, and one
+// payment succeeded for it.
+func TestSubscriptionRenewalNeverSentIsSentAgain(t *testing.T) {
+	b := newBilling(t)
+	id := b.subscribe(t, "cus_resend", b.price, "4242424242424242", nil).must(t, 200).str("id")
+	ctx, db := systemDB(b.client)
+	before, err := db.BillingSubscription.Get(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.srv.Clock.Advance(32 * 24 * time.Hour)
+	if n, err := b.srv.Subscriptions.RenewDue(ctx, 10); err != nil || n != 1 {
+		t.Fatalf("renewal: %d, %v", n, err)
+	}
+	// Back to the moment of the crash: the renewal claimed (its claim
+	// lapsed), its payment recorded but never sent, the subscription
+	// and its invoices as they were (its events stay: none says failed).
+	renewal, err := db.Invoice.Query().Where(invoice.SubscriptionID(id), invoice.StatusEQ(invoice.StatusInvoicePaid)).
+		Order(ent.Desc(invoice.FieldPeriodStart)).First(ctx)
+	if err != nil || renewal.PaymentIntentID == nil {
+		t.Fatalf("the paid renewal: %v, %v", renewal, err)
+	}
+	lost := *renewal.PaymentIntentID
+	strand(t, b.client, lost, true, true)
+	if err := db.Invoice.UpdateOneID(renewal.ID).SetStatus(invoice.StatusPaymentPending).ClearPaidAt().ClearClaimedUntil().Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Invoice.Delete().Where(invoice.SubscriptionID(id), invoice.StatusEQ(invoice.StatusInvoiceCreated)).Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.BillingSubscription.UpdateOneID(id).SetNillableCurrentPeriodStart(before.CurrentPeriodStart).
+		SetCurrentPeriodEnd(*before.CurrentPeriodEnd).SetNextBillingAt(*before.NextBillingAt).Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	recoverNow(t, b.client, 1)
+	if p := b.pay("GET", "/payments/"+lost, nil).must(t, 200); p.str("status") != "failed" || p.str("error_code") != "connector_transaction_not_found" {
+		t.Fatalf("the payment that never reached the connector: %s", p.Raw)
+	}
+	if n, err := b.srv.Subscriptions.RenewDue(ctx, 10); err != nil || n != 0 {
+		t.Fatalf("the pass that finds the try never sent settles nothing: %d, %v", n, err)
+	}
+	if g := b.sub("GET", "/subscriptions/"+id, nil).must(t, 200); g.str("status") != "active" {
+		t.Fatalf("a try never sent is not a decline: %s", g.Raw)
+	}
+	if n, err := b.srv.Subscriptions.RenewDue(ctx, 10); err != nil || n != 1 {
+		t.Fatalf("the try sent again: %d, %v", n, err)
+	}
+	if got := b.invoices(t, id); !sameList(got, "invoice_paid:1000", "invoice_paid:1000", "invoice_created:1000") {
+		t.Fatalf("invoices: %v", got)
+	}
+	paid, err := db.Invoice.Get(ctx, renewal.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if paid.AttemptCount != 1 || paid.ResendCount != 1 || paid.PaymentIntentID == nil || *paid.PaymentIntentID == lost {
+		t.Fatalf("the renewal: try %d, sent again %d times, paid by %v (the lost payment %s)", paid.AttemptCount, paid.ResendCount,
+			paid.PaymentIntentID, lost)
+	}
+	if p := b.pay("GET", "/payments/"+*paid.PaymentIntentID, nil).must(t, 200); p.str("status") != "succeeded" {
+		t.Fatalf("the payment sent again: %s", p.Raw)
+	}
+	failed, err := db.Event.Query().Where(event.EventTypeEQ(event.EventTypeInvoicePaymentFailed)).Count(ctx)
+	if err != nil || failed != 0 {
+		t.Fatalf("%d invoice_payment_failed events (%v), want none", failed, err)
 	}
 }
 

@@ -52,6 +52,8 @@ const (
 	FieldTestClockID = "test_clock_id"
 	// FieldAttemptCount holds the string denoting the attempt_count field in the database.
 	FieldAttemptCount = "attempt_count"
+	// FieldResendCount holds the string denoting the resend_count field in the database.
+	FieldResendCount = "resend_count"
 	// FieldClaimedUntil holds the string denoting the claimed_until field in the database.
 	FieldClaimedUntil = "claimed_until"
 	// FieldPaymentIntentID holds the string denoting the payment_intent_id field in the database.
@@ -98,6 +100,7 @@ var Columns = []string{
 	FieldDueAt,
 	FieldTestClockID,
 	FieldAttemptCount,
+	FieldResendCount,
 	FieldClaimedUntil,
 	FieldPaymentIntentID,
 	FieldPaymentMethodID,
@@ -147,6 +150,8 @@ var (
 	TestClockIDValidator func(string) error
 	// DefaultAttemptCount holds the default value on creation for the "attempt_count" field.
 	DefaultAttemptCount int
+	// DefaultResendCount holds the default value on creation for the "resend_count" field.
+	DefaultResendCount int
 	// PaymentIntentIDValidator is a validator for the "payment_intent_id" field. It is called by the builders before save.
 	PaymentIntentIDValidator func(string) error
 	// PaymentMethodIDValidator is a validator for the "payment_method_id" field. It is called by the builders before save.
@@ -290,6 +295,11 @@ func ByTestClockID(opts ...sql.OrderTermOption) OrderOption {
 // ByAttemptCount orders the results by the attempt_count field.
 func ByAttemptCount(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldAttemptCount, opts...).ToFunc()
+}
+
+// ByResendCount orders the results by the resend_count field.
+func ByResendCount(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldResendCount, opts...).ToFunc()
 }
 
 // ByClaimedUntil orders the results by the claimed_until field.

@@ -136,6 +136,11 @@ func AttemptCount(v int) predicate.Invoice {
 	return predicate.Invoice(sql.FieldEQ(FieldAttemptCount, v))
 }
 
+// ResendCount applies equality check predicate on the "resend_count" field. It's identical to ResendCountEQ.
+func ResendCount(v int) predicate.Invoice {
+	return predicate.Invoice(sql.FieldEQ(FieldResendCount, v))
+}
+
 // ClaimedUntil applies equality check predicate on the "claimed_until" field. It's identical to ClaimedUntilEQ.
 func ClaimedUntil(v time.Time) predicate.Invoice {
 	return predicate.Invoice(sql.FieldEQ(FieldClaimedUntil, v))
@@ -979,6 +984,46 @@ func AttemptCountLT(v int) predicate.Invoice {
 // AttemptCountLTE applies the LTE predicate on the "attempt_count" field.
 func AttemptCountLTE(v int) predicate.Invoice {
 	return predicate.Invoice(sql.FieldLTE(FieldAttemptCount, v))
+}
+
+// ResendCountEQ applies the EQ predicate on the "resend_count" field.
+func ResendCountEQ(v int) predicate.Invoice {
+	return predicate.Invoice(sql.FieldEQ(FieldResendCount, v))
+}
+
+// ResendCountNEQ applies the NEQ predicate on the "resend_count" field.
+func ResendCountNEQ(v int) predicate.Invoice {
+	return predicate.Invoice(sql.FieldNEQ(FieldResendCount, v))
+}
+
+// ResendCountIn applies the In predicate on the "resend_count" field.
+func ResendCountIn(vs ...int) predicate.Invoice {
+	return predicate.Invoice(sql.FieldIn(FieldResendCount, vs...))
+}
+
+// ResendCountNotIn applies the NotIn predicate on the "resend_count" field.
+func ResendCountNotIn(vs ...int) predicate.Invoice {
+	return predicate.Invoice(sql.FieldNotIn(FieldResendCount, vs...))
+}
+
+// ResendCountGT applies the GT predicate on the "resend_count" field.
+func ResendCountGT(v int) predicate.Invoice {
+	return predicate.Invoice(sql.FieldGT(FieldResendCount, v))
+}
+
+// ResendCountGTE applies the GTE predicate on the "resend_count" field.
+func ResendCountGTE(v int) predicate.Invoice {
+	return predicate.Invoice(sql.FieldGTE(FieldResendCount, v))
+}
+
+// ResendCountLT applies the LT predicate on the "resend_count" field.
+func ResendCountLT(v int) predicate.Invoice {
+	return predicate.Invoice(sql.FieldLT(FieldResendCount, v))
+}
+
+// ResendCountLTE applies the LTE predicate on the "resend_count" field.
+func ResendCountLTE(v int) predicate.Invoice {
+	return predicate.Invoice(sql.FieldLTE(FieldResendCount, v))
 }
 
 // ClaimedUntilEQ applies the EQ predicate on the "claimed_until" field.

@@ -614,6 +614,7 @@ var (
 		{Name: "due_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
 		{Name: "test_clock_id", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "attempt_count", Type: field.TypeInt, Default: 0},
+		{Name: "resend_count", Type: field.TypeInt, Default: 0},
 		{Name: "claimed_until", Type: field.TypeTime, Nullable: true, SchemaType: map[string]string{"mysql": "datetime(6)"}},
 		{Name: "payment_intent_id", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "payment_method_id", Type: field.TypeString, Nullable: true, Size: 64},
@@ -631,7 +632,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "invoices_subscriptions_invoices",
-				Columns:    []*schema.Column{InvoicesColumns[23]},
+				Columns:    []*schema.Column{InvoicesColumns[24]},
 				RefColumns: []*schema.Column{SubscriptionsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -645,7 +646,7 @@ var (
 			{
 				Name:    "invoice_subscription_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{InvoicesColumns[23], InvoicesColumns[2]},
+				Columns: []*schema.Column{InvoicesColumns[24], InvoicesColumns[2]},
 			},
 			{
 				Name:    "invoice_status_due_at",

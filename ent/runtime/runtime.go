@@ -1640,20 +1640,24 @@ func init() {
 	invoiceDescAttemptCount := invoiceFields[10].Descriptor()
 	// invoice.DefaultAttemptCount holds the default value on creation for the attempt_count field.
 	invoice.DefaultAttemptCount = invoiceDescAttemptCount.Default.(int)
+	// invoiceDescResendCount is the schema descriptor for resend_count field.
+	invoiceDescResendCount := invoiceFields[11].Descriptor()
+	// invoice.DefaultResendCount holds the default value on creation for the resend_count field.
+	invoice.DefaultResendCount = invoiceDescResendCount.Default.(int)
 	// invoiceDescPaymentIntentID is the schema descriptor for payment_intent_id field.
-	invoiceDescPaymentIntentID := invoiceFields[12].Descriptor()
+	invoiceDescPaymentIntentID := invoiceFields[13].Descriptor()
 	// invoice.PaymentIntentIDValidator is a validator for the "payment_intent_id" field. It is called by the builders before save.
 	invoice.PaymentIntentIDValidator = invoiceDescPaymentIntentID.Validators[0].(func(string) error)
 	// invoiceDescPaymentMethodID is the schema descriptor for payment_method_id field.
-	invoiceDescPaymentMethodID := invoiceFields[13].Descriptor()
+	invoiceDescPaymentMethodID := invoiceFields[14].Descriptor()
 	// invoice.PaymentMethodIDValidator is a validator for the "payment_method_id" field. It is called by the builders before save.
 	invoice.PaymentMethodIDValidator = invoiceDescPaymentMethodID.Validators[0].(func(string) error)
 	// invoiceDescMerchantConnectorID is the schema descriptor for merchant_connector_id field.
-	invoiceDescMerchantConnectorID := invoiceFields[14].Descriptor()
+	invoiceDescMerchantConnectorID := invoiceFields[15].Descriptor()
 	// invoice.MerchantConnectorIDValidator is a validator for the "merchant_connector_id" field. It is called by the builders before save.
 	invoice.MerchantConnectorIDValidator = invoiceDescMerchantConnectorID.Validators[0].(func(string) error)
 	// invoiceDescBillingProcessorInvoiceID is the schema descriptor for billing_processor_invoice_id field.
-	invoiceDescBillingProcessorInvoiceID := invoiceFields[15].Descriptor()
+	invoiceDescBillingProcessorInvoiceID := invoiceFields[16].Descriptor()
 	// invoice.BillingProcessorInvoiceIDValidator is a validator for the "billing_processor_invoice_id" field. It is called by the builders before save.
 	invoice.BillingProcessorInvoiceIDValidator = invoiceDescBillingProcessorInvoiceID.Validators[0].(func(string) error)
 	// invoiceDescID is the schema descriptor for id field.

@@ -208,8 +208,11 @@ func (BillingSubscription) Indexes() []ent.Index {
 // Invoice is one billing period of a subscription and what charging it
 // came to. due_at is when the renewal worker may next charge it (moved
 // forward by each failed try, as dunning schedules); attempt_count counts
-// the payments made for it, each under an Idempotency-Key derived from the
-// invoice and the try, so a crash repeats a try at most as itself.
+// its tries, each paid under an Idempotency-Key derived from the invoice
+// and the try, so a crash repeats a try at most as itself. resend_count
+// counts the tries' payments that never reached the connector (a crash
+// between recording and sending them): each is sent again at once under a
+// key of its own, and none counts as a decline for dunning.
 type Invoice struct{ ent.Schema }
 
 func (Invoice) Mixin() []ent.Mixin {
@@ -230,6 +233,7 @@ func (Invoice) Fields() []ent.Field {
 		field.Time("due_at").SchemaType(timeType).Annotations(entgql.OrderField("DUE_AT")),
 		optString("test_clock_id", 64),
 		field.Int("attempt_count").Default(0),
+		field.Int("resend_count").Default(0).Annotations(entgql.Skip()),
 		// claimed_until: a worker that claimed the invoice owns its try until
 		// then; a crash leaves the claim to lapse and the try to be resumed.
 		optTime("claimed_until"),

@@ -184,6 +184,10 @@ const (
 	outcomeWaiting
 	outcomePaid
 	outcomeFailed
+	// outcomeNeverSent: the payment failed because the connector never
+	// received it (recovery after a crash): nothing was charged and the
+	// customer declined nothing, so the try is sent again.
+	outcomeNeverSent
 )
 
 // outcomeOf is the billing outcome of a payment in status st.
@@ -249,6 +253,9 @@ type renewalChange struct {
 	RetryAt *time.Time
 	// Wait: the payment has not settled; look again later.
 	Wait bool
+	// Resend: the try's payment never reached the connector; send the same
+	// try again at once, under a key of its own.
+	Resend bool
 }
 
 // decideRenewal is what try number attempt of a renewal invoice, whose
@@ -272,6 +279,8 @@ func decideRenewal(cur billingsubscription.Status, o paymentOutcome, attempt int
 			return renewalChange{Sub: billingsubscription.StatusUnpaid, Invoice: invoice.StatusPaymentFailed, RetryAt: &at}
 		}
 		return renewalChange{Sub: billingsubscription.StatusCancelled, Invoice: invoice.StatusPaymentFailed}
+	case outcomeNeverSent:
+		return renewalChange{Sub: cur, Invoice: invoice.StatusPaymentPending, Resend: true}
 	}
 	return renewalChange{Sub: cur, Invoice: invoice.StatusPaymentPending, Wait: true}
 }

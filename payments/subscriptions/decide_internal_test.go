@@ -139,8 +139,13 @@ func TestDecideRenewalDunning(t *testing.T) {
 		{"third failure", billingsubscription.StatusUnpaid, outcomeFailed, 3, false, billingsubscription.StatusUnpaid, invoice.StatusPaymentFailed, false, 120 * time.Hour, true},
 		{"last failure cancels", billingsubscription.StatusUnpaid, outcomeFailed, 4, false, billingsubscription.StatusCancelled, invoice.StatusPaymentFailed, false, 0, false},
 		{"processing waits", billingsubscription.StatusActive, outcomeWaiting, 1, false, billingsubscription.StatusActive, invoice.StatusPaymentPending, false, 0, false},
+		{"never sent is sent again", billingsubscription.StatusActive, outcomeNeverSent, 1, false, billingsubscription.StatusActive, invoice.StatusPaymentPending, false, 0, false},
+		{"never sent on a retry stays unpaid", billingsubscription.StatusUnpaid, outcomeNeverSent, 4, false, billingsubscription.StatusUnpaid, invoice.StatusPaymentPending, false, 0, false},
 	} {
 		got := decideRenewal(tc.cur, tc.o, tc.attempt, sched, now, tc.ends)
+		if got.Resend != (tc.o == outcomeNeverSent) || got.Wait != (tc.o == outcomeWaiting) {
+			t.Errorf("%s: resend %v, wait %v", tc.name, got.Resend, got.Wait)
+		}
 		if got.Sub != tc.wantSub || got.Invoice != tc.wantInv || got.NextInvoice != tc.next || (got.RetryAt != nil) != tc.wantRetry ||
 			(got.RetryAt != nil && !got.RetryAt.Equal(now.Add(tc.retryIn))) {
 			t.Errorf("%s: %+v", tc.name, got)

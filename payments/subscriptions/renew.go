@@ -134,7 +134,18 @@ func (s *Service) renew(ctx context.Context, inv *ent.Invoice) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return s.settleRenewal(ctx, inv.ID, inv.AttemptCount, o, pv)
+	return s.settleRenewal(ctx, inv.ID, inv.AttemptCount, inv.ResendCount, o, pv)
+}
+
+// renewalKey is the Idempotency-Key of the payment of the invoice's
+// current try: "invoice:<id>:<try>", and ".<n>" after it once n of the
+// invoice's payments never reached the connector.
+func renewalKey(inv *ent.Invoice) *payments.IdempotencyRef {
+	key := paymentKey(inv.ID, inv.AttemptCount)
+	if inv.ResendCount > 0 {
+		key.Key += "." + itoa(inv.ResendCount)
+	}
+	return key
 }
 
 // chargeRenewal makes (or, for a resumed try, finds) the payment of the
@@ -156,7 +167,7 @@ func (s *Service) chargeRenewal(ctx context.Context, sub *ent.BillingSubscriptio
 			Customer: &customer.CustomerInput{ID: sub.CustomerID, Named: true}, MandateID: sub.MandateID,
 			OffSession: &offSession, Description: ptr("Renewal of " + sub.ID),
 		},
-		Idempotency: paymentKey(inv.ID, inv.AttemptCount),
+		Idempotency: renewalKey(inv),
 	})
 	if err != nil {
 		if e, ok := errs.As(err); ok && e.Kind != errs.KindInternal && e.Kind != errs.KindUnavailable {
@@ -164,16 +175,19 @@ func (s *Service) chargeRenewal(ctx context.Context, sub *ent.BillingSubscriptio
 		}
 		return outcomeOpen, nil, err
 	}
+	if pv.Active != nil && pv.Active.ErrorCode != nil && *pv.Active.ErrorCode == payments.CodeNeverSent {
+		return outcomeNeverSent, pv, nil
+	}
 	return outcomeOf(pv.Intent.Status), pv, nil
 }
 
 func ptr[T any](v T) *T { return &v }
 
-// settleRenewal applies try attempt's outcome o to the invoice invoiceID
-// (decideRenewal) with its events, in one transaction under the
-// subscription's and the invoice's locks; a try settled already (by
-// another pass) is left as it is.
-func (s *Service) settleRenewal(ctx context.Context, invoiceID string, attempt int, o paymentOutcome, pv *payments.PaymentView) (bool, error) {
+// settleRenewal applies the outcome o of try attempt (sent resend times
+// before) to the invoice invoiceID (decideRenewal) with its events, in one
+// transaction under the subscription's and the invoice's locks; a try
+// settled already (by another pass) is left as it is.
+func (s *Service) settleRenewal(ctx context.Context, invoiceID string, attempt, resend int, o paymentOutcome, pv *payments.PaymentView) (bool, error) {
 	settled := false
 	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
 		inv0, err := tx.Invoice.Get(ctx, invoiceID)
@@ -188,7 +202,7 @@ func (s *Service) settleRenewal(ctx context.Context, invoiceID string, attempt i
 		if err != nil {
 			return errs.Internal(err)
 		}
-		if inv.Status != invoice.StatusPaymentPending || inv.AttemptCount != attempt {
+		if inv.Status != invoice.StatusPaymentPending || inv.AttemptCount != attempt || inv.ResendCount != resend {
 			return nil
 		}
 		now, err := s.timeIn(ctx, tx, sub)
@@ -197,7 +211,7 @@ func (s *Service) settleRenewal(ctx context.Context, invoiceID string, attempt i
 		}
 		endsHere := sub.CancelAt != nil && !sub.CancelAt.After(inv.PeriodEnd)
 		ch := decideRenewal(sub.Status, o, attempt, s.dunning, now, endsHere)
-		settled = !ch.Wait
+		settled = !ch.Wait && !ch.Resend
 		return s.applyRenewal(ctx, tx, sub, inv, ch, pv, now)
 	})
 	return settled, err
@@ -217,6 +231,10 @@ func (s *Service) applyRenewal(ctx context.Context, tx *ent.Tx, sub *ent.Billing
 	if ch.Wait {
 		// Looked at again once the claim lapses.
 		return txn.ErrorOrNil(invUpd.Exec(ctx), "invoice")
+	}
+	if ch.Resend {
+		// Claimed again by the next pass, as the same try.
+		return txn.ErrorOrNil(invUpd.AddResendCount(1).ClearClaimedUntil().Exec(ctx), "invoice")
 	}
 	invUpd.ClearClaimedUntil()
 	upd := tx.BillingSubscription.UpdateOneID(sub.ID).SetStatus(ch.Sub)

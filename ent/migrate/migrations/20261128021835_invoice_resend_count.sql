@@ -1,0 +1,2 @@
+-- Modify "invoices" table
+ALTER TABLE `invoices` ADD COLUMN `resend_count` bigint NOT NULL DEFAULT 0;
