@@ -3996,6 +3996,16 @@ func (_q *PaymentAttemptQuery) collectField(ctx context.Context, oneNode bool, o
 				selectedFields = append(selectedFields, paymentattempt.FieldMultipleCaptureCount)
 				fieldSeen[paymentattempt.FieldMultipleCaptureCount] = struct{}{}
 			}
+		case "extendedAuthorizationApplied":
+			if _, ok := fieldSeen[paymentattempt.FieldExtendedAuthorizationApplied]; !ok {
+				selectedFields = append(selectedFields, paymentattempt.FieldExtendedAuthorizationApplied)
+				fieldSeen[paymentattempt.FieldExtendedAuthorizationApplied] = struct{}{}
+			}
+		case "extendedAuthorizationLastAppliedAt":
+			if _, ok := fieldSeen[paymentattempt.FieldExtendedAuthorizationLastAppliedAt]; !ok {
+				selectedFields = append(selectedFields, paymentattempt.FieldExtendedAuthorizationLastAppliedAt)
+				fieldSeen[paymentattempt.FieldExtendedAuthorizationLastAppliedAt] = struct{}{}
+			}
 		case "id":
 		case "__typename":
 		default:

@@ -2701,7 +2701,7 @@ func (_m *PaymentAttempt) Node(ctx context.Context) (node *Node, err error) {
 	node = &Node{
 		ID:     _m.ID,
 		Type:   "PaymentAttempt",
-		Fields: make([]*Field, 47),
+		Fields: make([]*Field, 49),
 		Edges:  make([]*Edge, 1),
 	}
 	var buf []byte
@@ -3079,6 +3079,22 @@ func (_m *PaymentAttempt) Node(ctx context.Context) (node *Node, err error) {
 	node.Fields[46] = &Field{
 		Type:  "int",
 		Name:  "multiple_capture_count",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ExtendedAuthorizationApplied); err != nil {
+		return nil, err
+	}
+	node.Fields[47] = &Field{
+		Type:  "bool",
+		Name:  "extended_authorization_applied",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ExtendedAuthorizationLastAppliedAt); err != nil {
+		return nil, err
+	}
+	node.Fields[48] = &Field{
+		Type:  "time.Time",
+		Name:  "extended_authorization_last_applied_at",
 		Value: string(buf),
 	}
 	node.Edges[0] = &Edge{

@@ -14980,6 +14980,24 @@ type PaymentAttemptWhereInput struct {
 	MultipleCaptureCountIsNil  bool  `json:"multipleCaptureCountIsNil,omitempty"`
 	MultipleCaptureCountNotNil bool  `json:"multipleCaptureCountNotNil,omitempty"`
 
+	// "extended_authorization_applied" field predicates.
+	ExtendedAuthorizationApplied       *bool `json:"extendedAuthorizationApplied,omitempty"`
+	ExtendedAuthorizationAppliedNEQ    *bool `json:"extendedAuthorizationAppliedNEQ,omitempty"`
+	ExtendedAuthorizationAppliedIsNil  bool  `json:"extendedAuthorizationAppliedIsNil,omitempty"`
+	ExtendedAuthorizationAppliedNotNil bool  `json:"extendedAuthorizationAppliedNotNil,omitempty"`
+
+	// "extended_authorization_last_applied_at" field predicates.
+	ExtendedAuthorizationLastAppliedAt       *time.Time  `json:"extendedAuthorizationLastAppliedAt,omitempty"`
+	ExtendedAuthorizationLastAppliedAtNEQ    *time.Time  `json:"extendedAuthorizationLastAppliedAtNEQ,omitempty"`
+	ExtendedAuthorizationLastAppliedAtIn     []time.Time `json:"extendedAuthorizationLastAppliedAtIn,omitempty"`
+	ExtendedAuthorizationLastAppliedAtNotIn  []time.Time `json:"extendedAuthorizationLastAppliedAtNotIn,omitempty"`
+	ExtendedAuthorizationLastAppliedAtGT     *time.Time  `json:"extendedAuthorizationLastAppliedAtGT,omitempty"`
+	ExtendedAuthorizationLastAppliedAtGTE    *time.Time  `json:"extendedAuthorizationLastAppliedAtGTE,omitempty"`
+	ExtendedAuthorizationLastAppliedAtLT     *time.Time  `json:"extendedAuthorizationLastAppliedAtLT,omitempty"`
+	ExtendedAuthorizationLastAppliedAtLTE    *time.Time  `json:"extendedAuthorizationLastAppliedAtLTE,omitempty"`
+	ExtendedAuthorizationLastAppliedAtIsNil  bool        `json:"extendedAuthorizationLastAppliedAtIsNil,omitempty"`
+	ExtendedAuthorizationLastAppliedAtNotNil bool        `json:"extendedAuthorizationLastAppliedAtNotNil,omitempty"`
+
 	// "payment" edge predicates.
 	HasPayment     *bool                      `json:"hasPayment,omitempty"`
 	HasPaymentWith []*PaymentIntentWhereInput `json:"hasPaymentWith,omitempty"`
@@ -16723,6 +16741,48 @@ func (i *PaymentAttemptWhereInput) P() (predicate.PaymentAttempt, error) {
 	}
 	if i.MultipleCaptureCountNotNil {
 		predicates = append(predicates, paymentattempt.MultipleCaptureCountNotNil())
+	}
+	if i.ExtendedAuthorizationApplied != nil {
+		predicates = append(predicates, paymentattempt.ExtendedAuthorizationAppliedEQ(*i.ExtendedAuthorizationApplied))
+	}
+	if i.ExtendedAuthorizationAppliedNEQ != nil {
+		predicates = append(predicates, paymentattempt.ExtendedAuthorizationAppliedNEQ(*i.ExtendedAuthorizationAppliedNEQ))
+	}
+	if i.ExtendedAuthorizationAppliedIsNil {
+		predicates = append(predicates, paymentattempt.ExtendedAuthorizationAppliedIsNil())
+	}
+	if i.ExtendedAuthorizationAppliedNotNil {
+		predicates = append(predicates, paymentattempt.ExtendedAuthorizationAppliedNotNil())
+	}
+	if i.ExtendedAuthorizationLastAppliedAt != nil {
+		predicates = append(predicates, paymentattempt.ExtendedAuthorizationLastAppliedAtEQ(*i.ExtendedAuthorizationLastAppliedAt))
+	}
+	if i.ExtendedAuthorizationLastAppliedAtNEQ != nil {
+		predicates = append(predicates, paymentattempt.ExtendedAuthorizationLastAppliedAtNEQ(*i.ExtendedAuthorizationLastAppliedAtNEQ))
+	}
+	if len(i.ExtendedAuthorizationLastAppliedAtIn) > 0 {
+		predicates = append(predicates, paymentattempt.ExtendedAuthorizationLastAppliedAtIn(i.ExtendedAuthorizationLastAppliedAtIn...))
+	}
+	if len(i.ExtendedAuthorizationLastAppliedAtNotIn) > 0 {
+		predicates = append(predicates, paymentattempt.ExtendedAuthorizationLastAppliedAtNotIn(i.ExtendedAuthorizationLastAppliedAtNotIn...))
+	}
+	if i.ExtendedAuthorizationLastAppliedAtGT != nil {
+		predicates = append(predicates, paymentattempt.ExtendedAuthorizationLastAppliedAtGT(*i.ExtendedAuthorizationLastAppliedAtGT))
+	}
+	if i.ExtendedAuthorizationLastAppliedAtGTE != nil {
+		predicates = append(predicates, paymentattempt.ExtendedAuthorizationLastAppliedAtGTE(*i.ExtendedAuthorizationLastAppliedAtGTE))
+	}
+	if i.ExtendedAuthorizationLastAppliedAtLT != nil {
+		predicates = append(predicates, paymentattempt.ExtendedAuthorizationLastAppliedAtLT(*i.ExtendedAuthorizationLastAppliedAtLT))
+	}
+	if i.ExtendedAuthorizationLastAppliedAtLTE != nil {
+		predicates = append(predicates, paymentattempt.ExtendedAuthorizationLastAppliedAtLTE(*i.ExtendedAuthorizationLastAppliedAtLTE))
+	}
+	if i.ExtendedAuthorizationLastAppliedAtIsNil {
+		predicates = append(predicates, paymentattempt.ExtendedAuthorizationLastAppliedAtIsNil())
+	}
+	if i.ExtendedAuthorizationLastAppliedAtNotNil {
+		predicates = append(predicates, paymentattempt.ExtendedAuthorizationLastAppliedAtNotNil())
 	}
 
 	if i.HasPayment != nil {

@@ -27576,80 +27576,82 @@ func (m *MerchantConnectorAccountMutation) ResetEdge(name string) error {
 // PaymentAttemptMutation represents an operation that mutates the PaymentAttempt nodes in the graph.
 type PaymentAttemptMutation struct {
 	config
-	op                              Op
-	typ                             string
-	id                              *string
-	merchant_id                     *string
-	created_at                      *time.Time
-	modified_at                     *time.Time
-	error_code                      *string
-	error_message                   *string
-	error_reason                    *string
-	unified_code                    *string
-	unified_message                 *string
-	issuer_error_code               *string
-	issuer_error_message            *string
-	status                          *paymentattempt.Status
-	amount                          *int64
-	addamount                       *int64
-	net_amount                      *int64
-	addnet_amount                   *int64
-	amount_to_capture               *int64
-	addamount_to_capture            *int64
-	amount_capturable               *int64
-	addamount_capturable            *int64
-	order_tax_amount                *int64
-	addorder_tax_amount             *int64
-	surcharge_amount                *int64
-	addsurcharge_amount             *int64
-	currency                        *schematype.Currency
-	connector                       *string
-	merchant_connector_id           *string
-	routing_approach                *string
-	routing_algorithm_id            *string
-	routing_kind                    *string
-	routing_rule                    *string
-	routing_candidates              *[]string
-	appendrouting_candidates        []string
-	connector_transaction_id        *string
-	capture_method                  *paymentattempt.CaptureMethod
-	authentication_type             *paymentattempt.AuthenticationType
-	payment_method                  *string
-	payment_method_type             *string
-	payment_method_id               *string
-	card                            **schematype.CardDetails
-	payment_method_billing          **schematype.AddressWrapper
-	payment_experience              *string
-	payment_token                   *string
-	mandate_id                      *string
-	network_advice_code             *string
-	network_decline_code            *string
-	network_transaction_id          *string
-	cancellation_reason             *string
-	browser_info                    *map[string]interface{}
-	connector_metadata              *map[string]interface{}
-	next_action                     *map[string]interface{}
-	authentication_data             *map[string]interface{}
-	reference_id                    *string
-	client_source                   *string
-	client_version                  *string
-	encoded_data                    *string
-	multiple_capture_count          *int
-	addmultiple_capture_count       *int
-	external_three_ds_status        *paymentattempt.ExternalThreeDsStatus
-	external_three_ds_flow          *paymentattempt.ExternalThreeDsFlow
-	external_three_ds_trans_status  *string
-	external_three_ds_eci           *string
-	external_three_ds_ds_trans_id   *string
-	external_three_ds_version       *string
-	external_three_ds_error_code    *string
-	external_three_ds_error_message *string
-	clearedFields                   map[string]struct{}
-	payment                         *string
-	clearedpayment                  bool
-	done                            bool
-	oldValue                        func(context.Context) (*PaymentAttempt, error)
-	predicates                      []predicate.PaymentAttempt
+	op                                     Op
+	typ                                    string
+	id                                     *string
+	merchant_id                            *string
+	created_at                             *time.Time
+	modified_at                            *time.Time
+	error_code                             *string
+	error_message                          *string
+	error_reason                           *string
+	unified_code                           *string
+	unified_message                        *string
+	issuer_error_code                      *string
+	issuer_error_message                   *string
+	status                                 *paymentattempt.Status
+	amount                                 *int64
+	addamount                              *int64
+	net_amount                             *int64
+	addnet_amount                          *int64
+	amount_to_capture                      *int64
+	addamount_to_capture                   *int64
+	amount_capturable                      *int64
+	addamount_capturable                   *int64
+	order_tax_amount                       *int64
+	addorder_tax_amount                    *int64
+	surcharge_amount                       *int64
+	addsurcharge_amount                    *int64
+	currency                               *schematype.Currency
+	connector                              *string
+	merchant_connector_id                  *string
+	routing_approach                       *string
+	routing_algorithm_id                   *string
+	routing_kind                           *string
+	routing_rule                           *string
+	routing_candidates                     *[]string
+	appendrouting_candidates               []string
+	connector_transaction_id               *string
+	capture_method                         *paymentattempt.CaptureMethod
+	authentication_type                    *paymentattempt.AuthenticationType
+	payment_method                         *string
+	payment_method_type                    *string
+	payment_method_id                      *string
+	card                                   **schematype.CardDetails
+	payment_method_billing                 **schematype.AddressWrapper
+	payment_experience                     *string
+	payment_token                          *string
+	mandate_id                             *string
+	network_advice_code                    *string
+	network_decline_code                   *string
+	network_transaction_id                 *string
+	cancellation_reason                    *string
+	browser_info                           *map[string]interface{}
+	connector_metadata                     *map[string]interface{}
+	next_action                            *map[string]interface{}
+	authentication_data                    *map[string]interface{}
+	reference_id                           *string
+	client_source                          *string
+	client_version                         *string
+	encoded_data                           *string
+	multiple_capture_count                 *int
+	addmultiple_capture_count              *int
+	external_three_ds_status               *paymentattempt.ExternalThreeDsStatus
+	external_three_ds_flow                 *paymentattempt.ExternalThreeDsFlow
+	external_three_ds_trans_status         *string
+	external_three_ds_eci                  *string
+	external_three_ds_ds_trans_id          *string
+	external_three_ds_version              *string
+	external_three_ds_error_code           *string
+	external_three_ds_error_message        *string
+	extended_authorization_applied         *bool
+	extended_authorization_last_applied_at *time.Time
+	clearedFields                          map[string]struct{}
+	payment                                *string
+	clearedpayment                         bool
+	done                                   bool
+	oldValue                               func(context.Context) (*PaymentAttempt, error)
+	predicates                             []predicate.PaymentAttempt
 }
 
 var _ ent.Mutation = (*PaymentAttemptMutation)(nil)
@@ -30641,6 +30643,104 @@ func (m *PaymentAttemptMutation) ResetExternalThreeDsErrorMessage() {
 	delete(m.clearedFields, paymentattempt.FieldExternalThreeDsErrorMessage)
 }
 
+// SetExtendedAuthorizationApplied sets the "extended_authorization_applied" field.
+func (m *PaymentAttemptMutation) SetExtendedAuthorizationApplied(b bool) {
+	m.extended_authorization_applied = &b
+}
+
+// ExtendedAuthorizationApplied returns the value of the "extended_authorization_applied" field in the mutation.
+func (m *PaymentAttemptMutation) ExtendedAuthorizationApplied() (r bool, exists bool) {
+	v := m.extended_authorization_applied
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExtendedAuthorizationApplied returns the old "extended_authorization_applied" field's value of the PaymentAttempt entity.
+// If the PaymentAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentAttemptMutation) OldExtendedAuthorizationApplied(ctx context.Context) (v *bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExtendedAuthorizationApplied is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExtendedAuthorizationApplied requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExtendedAuthorizationApplied: %w", err)
+	}
+	return oldValue.ExtendedAuthorizationApplied, nil
+}
+
+// ClearExtendedAuthorizationApplied clears the value of the "extended_authorization_applied" field.
+func (m *PaymentAttemptMutation) ClearExtendedAuthorizationApplied() {
+	m.extended_authorization_applied = nil
+	m.clearedFields[paymentattempt.FieldExtendedAuthorizationApplied] = struct{}{}
+}
+
+// ExtendedAuthorizationAppliedCleared returns if the "extended_authorization_applied" field was cleared in this mutation.
+func (m *PaymentAttemptMutation) ExtendedAuthorizationAppliedCleared() bool {
+	_, ok := m.clearedFields[paymentattempt.FieldExtendedAuthorizationApplied]
+	return ok
+}
+
+// ResetExtendedAuthorizationApplied resets all changes to the "extended_authorization_applied" field.
+func (m *PaymentAttemptMutation) ResetExtendedAuthorizationApplied() {
+	m.extended_authorization_applied = nil
+	delete(m.clearedFields, paymentattempt.FieldExtendedAuthorizationApplied)
+}
+
+// SetExtendedAuthorizationLastAppliedAt sets the "extended_authorization_last_applied_at" field.
+func (m *PaymentAttemptMutation) SetExtendedAuthorizationLastAppliedAt(t time.Time) {
+	m.extended_authorization_last_applied_at = &t
+}
+
+// ExtendedAuthorizationLastAppliedAt returns the value of the "extended_authorization_last_applied_at" field in the mutation.
+func (m *PaymentAttemptMutation) ExtendedAuthorizationLastAppliedAt() (r time.Time, exists bool) {
+	v := m.extended_authorization_last_applied_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExtendedAuthorizationLastAppliedAt returns the old "extended_authorization_last_applied_at" field's value of the PaymentAttempt entity.
+// If the PaymentAttempt object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PaymentAttemptMutation) OldExtendedAuthorizationLastAppliedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExtendedAuthorizationLastAppliedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExtendedAuthorizationLastAppliedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExtendedAuthorizationLastAppliedAt: %w", err)
+	}
+	return oldValue.ExtendedAuthorizationLastAppliedAt, nil
+}
+
+// ClearExtendedAuthorizationLastAppliedAt clears the value of the "extended_authorization_last_applied_at" field.
+func (m *PaymentAttemptMutation) ClearExtendedAuthorizationLastAppliedAt() {
+	m.extended_authorization_last_applied_at = nil
+	m.clearedFields[paymentattempt.FieldExtendedAuthorizationLastAppliedAt] = struct{}{}
+}
+
+// ExtendedAuthorizationLastAppliedAtCleared returns if the "extended_authorization_last_applied_at" field was cleared in this mutation.
+func (m *PaymentAttemptMutation) ExtendedAuthorizationLastAppliedAtCleared() bool {
+	_, ok := m.clearedFields[paymentattempt.FieldExtendedAuthorizationLastAppliedAt]
+	return ok
+}
+
+// ResetExtendedAuthorizationLastAppliedAt resets all changes to the "extended_authorization_last_applied_at" field.
+func (m *PaymentAttemptMutation) ResetExtendedAuthorizationLastAppliedAt() {
+	m.extended_authorization_last_applied_at = nil
+	delete(m.clearedFields, paymentattempt.FieldExtendedAuthorizationLastAppliedAt)
+}
+
 // SetPaymentID sets the "payment" edge to the PaymentIntent entity by id.
 func (m *PaymentAttemptMutation) SetPaymentID(id string) {
 	m.payment = &id
@@ -30715,7 +30815,7 @@ func (m *PaymentAttemptMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PaymentAttemptMutation) Fields() []string {
-	fields := make([]string, 0, 58)
+	fields := make([]string, 0, 60)
 	if m.merchant_id != nil {
 		fields = append(fields, paymentattempt.FieldMerchantID)
 	}
@@ -30890,6 +30990,12 @@ func (m *PaymentAttemptMutation) Fields() []string {
 	if m.external_three_ds_error_message != nil {
 		fields = append(fields, paymentattempt.FieldExternalThreeDsErrorMessage)
 	}
+	if m.extended_authorization_applied != nil {
+		fields = append(fields, paymentattempt.FieldExtendedAuthorizationApplied)
+	}
+	if m.extended_authorization_last_applied_at != nil {
+		fields = append(fields, paymentattempt.FieldExtendedAuthorizationLastAppliedAt)
+	}
 	return fields
 }
 
@@ -31014,6 +31120,10 @@ func (m *PaymentAttemptMutation) Field(name string) (ent.Value, bool) {
 		return m.ExternalThreeDsErrorCode()
 	case paymentattempt.FieldExternalThreeDsErrorMessage:
 		return m.ExternalThreeDsErrorMessage()
+	case paymentattempt.FieldExtendedAuthorizationApplied:
+		return m.ExtendedAuthorizationApplied()
+	case paymentattempt.FieldExtendedAuthorizationLastAppliedAt:
+		return m.ExtendedAuthorizationLastAppliedAt()
 	}
 	return nil, false
 }
@@ -31139,6 +31249,10 @@ func (m *PaymentAttemptMutation) OldField(ctx context.Context, name string) (ent
 		return m.OldExternalThreeDsErrorCode(ctx)
 	case paymentattempt.FieldExternalThreeDsErrorMessage:
 		return m.OldExternalThreeDsErrorMessage(ctx)
+	case paymentattempt.FieldExtendedAuthorizationApplied:
+		return m.OldExtendedAuthorizationApplied(ctx)
+	case paymentattempt.FieldExtendedAuthorizationLastAppliedAt:
+		return m.OldExtendedAuthorizationLastAppliedAt(ctx)
 	}
 	return nil, fmt.Errorf("unknown PaymentAttempt field %s", name)
 }
@@ -31554,6 +31668,20 @@ func (m *PaymentAttemptMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetExternalThreeDsErrorMessage(v)
 		return nil
+	case paymentattempt.FieldExtendedAuthorizationApplied:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExtendedAuthorizationApplied(v)
+		return nil
+	case paymentattempt.FieldExtendedAuthorizationLastAppliedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExtendedAuthorizationLastAppliedAt(v)
+		return nil
 	}
 	return fmt.Errorf("unknown PaymentAttempt field %s", name)
 }
@@ -31818,6 +31946,12 @@ func (m *PaymentAttemptMutation) ClearedFields() []string {
 	if m.FieldCleared(paymentattempt.FieldExternalThreeDsErrorMessage) {
 		fields = append(fields, paymentattempt.FieldExternalThreeDsErrorMessage)
 	}
+	if m.FieldCleared(paymentattempt.FieldExtendedAuthorizationApplied) {
+		fields = append(fields, paymentattempt.FieldExtendedAuthorizationApplied)
+	}
+	if m.FieldCleared(paymentattempt.FieldExtendedAuthorizationLastAppliedAt) {
+		fields = append(fields, paymentattempt.FieldExtendedAuthorizationLastAppliedAt)
+	}
 	return fields
 }
 
@@ -31978,6 +32112,12 @@ func (m *PaymentAttemptMutation) ClearField(name string) error {
 		return nil
 	case paymentattempt.FieldExternalThreeDsErrorMessage:
 		m.ClearExternalThreeDsErrorMessage()
+		return nil
+	case paymentattempt.FieldExtendedAuthorizationApplied:
+		m.ClearExtendedAuthorizationApplied()
+		return nil
+	case paymentattempt.FieldExtendedAuthorizationLastAppliedAt:
+		m.ClearExtendedAuthorizationLastAppliedAt()
 		return nil
 	}
 	return fmt.Errorf("unknown PaymentAttempt nullable field %s", name)
@@ -32160,6 +32300,12 @@ func (m *PaymentAttemptMutation) ResetField(name string) error {
 		return nil
 	case paymentattempt.FieldExternalThreeDsErrorMessage:
 		m.ResetExternalThreeDsErrorMessage()
+		return nil
+	case paymentattempt.FieldExtendedAuthorizationApplied:
+		m.ResetExtendedAuthorizationApplied()
+		return nil
+	case paymentattempt.FieldExtendedAuthorizationLastAppliedAt:
+		m.ResetExtendedAuthorizationLastAppliedAt()
 		return nil
 	}
 	return fmt.Errorf("unknown PaymentAttempt field %s", name)

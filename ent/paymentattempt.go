@@ -136,6 +136,10 @@ type PaymentAttempt struct {
 	ExternalThreeDsErrorCode *string `json:"external_three_ds_error_code,omitempty"`
 	// ExternalThreeDsErrorMessage holds the value of the "external_three_ds_error_message" field.
 	ExternalThreeDsErrorMessage *string `json:"external_three_ds_error_message,omitempty"`
+	// ExtendedAuthorizationApplied holds the value of the "extended_authorization_applied" field.
+	ExtendedAuthorizationApplied *bool `json:"extended_authorization_applied,omitempty"`
+	// ExtendedAuthorizationLastAppliedAt holds the value of the "extended_authorization_last_applied_at" field.
+	ExtendedAuthorizationLastAppliedAt *time.Time `json:"extended_authorization_last_applied_at,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the PaymentAttemptQuery when eager-loading is set.
 	Edges        PaymentAttemptEdges `json:"edges"`
@@ -171,11 +175,13 @@ func (*PaymentAttempt) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case paymentattempt.FieldRoutingCandidates, paymentattempt.FieldCard, paymentattempt.FieldPaymentMethodBilling, paymentattempt.FieldBrowserInfo, paymentattempt.FieldConnectorMetadata, paymentattempt.FieldNextAction, paymentattempt.FieldAuthenticationData:
 			values[i] = new([]byte)
+		case paymentattempt.FieldExtendedAuthorizationApplied:
+			values[i] = new(sql.NullBool)
 		case paymentattempt.FieldAmount, paymentattempt.FieldNetAmount, paymentattempt.FieldAmountToCapture, paymentattempt.FieldAmountCapturable, paymentattempt.FieldOrderTaxAmount, paymentattempt.FieldSurchargeAmount, paymentattempt.FieldMultipleCaptureCount:
 			values[i] = new(sql.NullInt64)
 		case paymentattempt.FieldID, paymentattempt.FieldMerchantID, paymentattempt.FieldPaymentIntentID, paymentattempt.FieldErrorCode, paymentattempt.FieldErrorMessage, paymentattempt.FieldErrorReason, paymentattempt.FieldUnifiedCode, paymentattempt.FieldUnifiedMessage, paymentattempt.FieldIssuerErrorCode, paymentattempt.FieldIssuerErrorMessage, paymentattempt.FieldStatus, paymentattempt.FieldCurrency, paymentattempt.FieldConnector, paymentattempt.FieldMerchantConnectorID, paymentattempt.FieldRoutingApproach, paymentattempt.FieldRoutingAlgorithmID, paymentattempt.FieldRoutingKind, paymentattempt.FieldRoutingRule, paymentattempt.FieldConnectorTransactionID, paymentattempt.FieldCaptureMethod, paymentattempt.FieldAuthenticationType, paymentattempt.FieldPaymentMethod, paymentattempt.FieldPaymentMethodType, paymentattempt.FieldPaymentMethodID, paymentattempt.FieldPaymentExperience, paymentattempt.FieldPaymentToken, paymentattempt.FieldMandateID, paymentattempt.FieldNetworkAdviceCode, paymentattempt.FieldNetworkDeclineCode, paymentattempt.FieldNetworkTransactionID, paymentattempt.FieldCancellationReason, paymentattempt.FieldReferenceID, paymentattempt.FieldClientSource, paymentattempt.FieldClientVersion, paymentattempt.FieldEncodedData, paymentattempt.FieldExternalThreeDsStatus, paymentattempt.FieldExternalThreeDsFlow, paymentattempt.FieldExternalThreeDsTransStatus, paymentattempt.FieldExternalThreeDsEci, paymentattempt.FieldExternalThreeDsDsTransID, paymentattempt.FieldExternalThreeDsVersion, paymentattempt.FieldExternalThreeDsErrorCode, paymentattempt.FieldExternalThreeDsErrorMessage:
 			values[i] = new(sql.NullString)
-		case paymentattempt.FieldCreatedAt, paymentattempt.FieldModifiedAt:
+		case paymentattempt.FieldCreatedAt, paymentattempt.FieldModifiedAt, paymentattempt.FieldExtendedAuthorizationLastAppliedAt:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -602,6 +608,20 @@ func (_m *PaymentAttempt) assignValues(columns []string, values []any) error {
 				_m.ExternalThreeDsErrorMessage = new(string)
 				*_m.ExternalThreeDsErrorMessage = value.String
 			}
+		case paymentattempt.FieldExtendedAuthorizationApplied:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field extended_authorization_applied", values[i])
+			} else if value.Valid {
+				_m.ExtendedAuthorizationApplied = new(bool)
+				*_m.ExtendedAuthorizationApplied = value.Bool
+			}
+		case paymentattempt.FieldExtendedAuthorizationLastAppliedAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field extended_authorization_last_applied_at", values[i])
+			} else if value.Valid {
+				_m.ExtendedAuthorizationLastAppliedAt = new(time.Time)
+				*_m.ExtendedAuthorizationLastAppliedAt = value.Time
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -899,6 +919,16 @@ func (_m *PaymentAttempt) String() string {
 	if v := _m.ExternalThreeDsErrorMessage; v != nil {
 		builder.WriteString("external_three_ds_error_message=")
 		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.ExtendedAuthorizationApplied; v != nil {
+		builder.WriteString("extended_authorization_applied=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.ExtendedAuthorizationLastAppliedAt; v != nil {
+		builder.WriteString("extended_authorization_last_applied_at=")
+		builder.WriteString(v.Format(time.ANSIC))
 	}
 	builder.WriteByte(')')
 	return builder.String()

@@ -741,6 +741,34 @@ func (_c *PaymentAttemptCreate) SetNillableExternalThreeDsErrorMessage(v *string
 	return _c
 }
 
+// SetExtendedAuthorizationApplied sets the "extended_authorization_applied" field.
+func (_c *PaymentAttemptCreate) SetExtendedAuthorizationApplied(v bool) *PaymentAttemptCreate {
+	_c.mutation.SetExtendedAuthorizationApplied(v)
+	return _c
+}
+
+// SetNillableExtendedAuthorizationApplied sets the "extended_authorization_applied" field if the given value is not nil.
+func (_c *PaymentAttemptCreate) SetNillableExtendedAuthorizationApplied(v *bool) *PaymentAttemptCreate {
+	if v != nil {
+		_c.SetExtendedAuthorizationApplied(*v)
+	}
+	return _c
+}
+
+// SetExtendedAuthorizationLastAppliedAt sets the "extended_authorization_last_applied_at" field.
+func (_c *PaymentAttemptCreate) SetExtendedAuthorizationLastAppliedAt(v time.Time) *PaymentAttemptCreate {
+	_c.mutation.SetExtendedAuthorizationLastAppliedAt(v)
+	return _c
+}
+
+// SetNillableExtendedAuthorizationLastAppliedAt sets the "extended_authorization_last_applied_at" field if the given value is not nil.
+func (_c *PaymentAttemptCreate) SetNillableExtendedAuthorizationLastAppliedAt(v *time.Time) *PaymentAttemptCreate {
+	if v != nil {
+		_c.SetExtendedAuthorizationLastAppliedAt(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *PaymentAttemptCreate) SetID(v string) *PaymentAttemptCreate {
 	_c.mutation.SetID(v)
@@ -1335,6 +1363,14 @@ func (_c *PaymentAttemptCreate) createSpec() (*PaymentAttempt, *sqlgraph.CreateS
 	if value, ok := _c.mutation.ExternalThreeDsErrorMessage(); ok {
 		_spec.SetField(paymentattempt.FieldExternalThreeDsErrorMessage, field.TypeString, value)
 		_node.ExternalThreeDsErrorMessage = &value
+	}
+	if value, ok := _c.mutation.ExtendedAuthorizationApplied(); ok {
+		_spec.SetField(paymentattempt.FieldExtendedAuthorizationApplied, field.TypeBool, value)
+		_node.ExtendedAuthorizationApplied = &value
+	}
+	if value, ok := _c.mutation.ExtendedAuthorizationLastAppliedAt(); ok {
+		_spec.SetField(paymentattempt.FieldExtendedAuthorizationLastAppliedAt, field.TypeTime, value)
+		_node.ExtendedAuthorizationLastAppliedAt = &value
 	}
 	if nodes := _c.mutation.PaymentIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -2398,6 +2434,42 @@ func (u *PaymentAttemptUpsert) UpdateExternalThreeDsErrorMessage() *PaymentAttem
 // ClearExternalThreeDsErrorMessage clears the value of the "external_three_ds_error_message" field.
 func (u *PaymentAttemptUpsert) ClearExternalThreeDsErrorMessage() *PaymentAttemptUpsert {
 	u.SetNull(paymentattempt.FieldExternalThreeDsErrorMessage)
+	return u
+}
+
+// SetExtendedAuthorizationApplied sets the "extended_authorization_applied" field.
+func (u *PaymentAttemptUpsert) SetExtendedAuthorizationApplied(v bool) *PaymentAttemptUpsert {
+	u.Set(paymentattempt.FieldExtendedAuthorizationApplied, v)
+	return u
+}
+
+// UpdateExtendedAuthorizationApplied sets the "extended_authorization_applied" field to the value that was provided on create.
+func (u *PaymentAttemptUpsert) UpdateExtendedAuthorizationApplied() *PaymentAttemptUpsert {
+	u.SetExcluded(paymentattempt.FieldExtendedAuthorizationApplied)
+	return u
+}
+
+// ClearExtendedAuthorizationApplied clears the value of the "extended_authorization_applied" field.
+func (u *PaymentAttemptUpsert) ClearExtendedAuthorizationApplied() *PaymentAttemptUpsert {
+	u.SetNull(paymentattempt.FieldExtendedAuthorizationApplied)
+	return u
+}
+
+// SetExtendedAuthorizationLastAppliedAt sets the "extended_authorization_last_applied_at" field.
+func (u *PaymentAttemptUpsert) SetExtendedAuthorizationLastAppliedAt(v time.Time) *PaymentAttemptUpsert {
+	u.Set(paymentattempt.FieldExtendedAuthorizationLastAppliedAt, v)
+	return u
+}
+
+// UpdateExtendedAuthorizationLastAppliedAt sets the "extended_authorization_last_applied_at" field to the value that was provided on create.
+func (u *PaymentAttemptUpsert) UpdateExtendedAuthorizationLastAppliedAt() *PaymentAttemptUpsert {
+	u.SetExcluded(paymentattempt.FieldExtendedAuthorizationLastAppliedAt)
+	return u
+}
+
+// ClearExtendedAuthorizationLastAppliedAt clears the value of the "extended_authorization_last_applied_at" field.
+func (u *PaymentAttemptUpsert) ClearExtendedAuthorizationLastAppliedAt() *PaymentAttemptUpsert {
+	u.SetNull(paymentattempt.FieldExtendedAuthorizationLastAppliedAt)
 	return u
 }
 
@@ -3617,6 +3689,48 @@ func (u *PaymentAttemptUpsertOne) UpdateExternalThreeDsErrorMessage() *PaymentAt
 func (u *PaymentAttemptUpsertOne) ClearExternalThreeDsErrorMessage() *PaymentAttemptUpsertOne {
 	return u.Update(func(s *PaymentAttemptUpsert) {
 		s.ClearExternalThreeDsErrorMessage()
+	})
+}
+
+// SetExtendedAuthorizationApplied sets the "extended_authorization_applied" field.
+func (u *PaymentAttemptUpsertOne) SetExtendedAuthorizationApplied(v bool) *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetExtendedAuthorizationApplied(v)
+	})
+}
+
+// UpdateExtendedAuthorizationApplied sets the "extended_authorization_applied" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertOne) UpdateExtendedAuthorizationApplied() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateExtendedAuthorizationApplied()
+	})
+}
+
+// ClearExtendedAuthorizationApplied clears the value of the "extended_authorization_applied" field.
+func (u *PaymentAttemptUpsertOne) ClearExtendedAuthorizationApplied() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearExtendedAuthorizationApplied()
+	})
+}
+
+// SetExtendedAuthorizationLastAppliedAt sets the "extended_authorization_last_applied_at" field.
+func (u *PaymentAttemptUpsertOne) SetExtendedAuthorizationLastAppliedAt(v time.Time) *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetExtendedAuthorizationLastAppliedAt(v)
+	})
+}
+
+// UpdateExtendedAuthorizationLastAppliedAt sets the "extended_authorization_last_applied_at" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertOne) UpdateExtendedAuthorizationLastAppliedAt() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateExtendedAuthorizationLastAppliedAt()
+	})
+}
+
+// ClearExtendedAuthorizationLastAppliedAt clears the value of the "extended_authorization_last_applied_at" field.
+func (u *PaymentAttemptUpsertOne) ClearExtendedAuthorizationLastAppliedAt() *PaymentAttemptUpsertOne {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearExtendedAuthorizationLastAppliedAt()
 	})
 }
 
@@ -5003,6 +5117,48 @@ func (u *PaymentAttemptUpsertBulk) UpdateExternalThreeDsErrorMessage() *PaymentA
 func (u *PaymentAttemptUpsertBulk) ClearExternalThreeDsErrorMessage() *PaymentAttemptUpsertBulk {
 	return u.Update(func(s *PaymentAttemptUpsert) {
 		s.ClearExternalThreeDsErrorMessage()
+	})
+}
+
+// SetExtendedAuthorizationApplied sets the "extended_authorization_applied" field.
+func (u *PaymentAttemptUpsertBulk) SetExtendedAuthorizationApplied(v bool) *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetExtendedAuthorizationApplied(v)
+	})
+}
+
+// UpdateExtendedAuthorizationApplied sets the "extended_authorization_applied" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertBulk) UpdateExtendedAuthorizationApplied() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateExtendedAuthorizationApplied()
+	})
+}
+
+// ClearExtendedAuthorizationApplied clears the value of the "extended_authorization_applied" field.
+func (u *PaymentAttemptUpsertBulk) ClearExtendedAuthorizationApplied() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearExtendedAuthorizationApplied()
+	})
+}
+
+// SetExtendedAuthorizationLastAppliedAt sets the "extended_authorization_last_applied_at" field.
+func (u *PaymentAttemptUpsertBulk) SetExtendedAuthorizationLastAppliedAt(v time.Time) *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.SetExtendedAuthorizationLastAppliedAt(v)
+	})
+}
+
+// UpdateExtendedAuthorizationLastAppliedAt sets the "extended_authorization_last_applied_at" field to the value that was provided on create.
+func (u *PaymentAttemptUpsertBulk) UpdateExtendedAuthorizationLastAppliedAt() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.UpdateExtendedAuthorizationLastAppliedAt()
+	})
+}
+
+// ClearExtendedAuthorizationLastAppliedAt clears the value of the "extended_authorization_last_applied_at" field.
+func (u *PaymentAttemptUpsertBulk) ClearExtendedAuthorizationLastAppliedAt() *PaymentAttemptUpsertBulk {
+	return u.Update(func(s *PaymentAttemptUpsert) {
+		s.ClearExtendedAuthorizationLastAppliedAt()
 	})
 }
 

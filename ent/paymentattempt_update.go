@@ -1086,6 +1086,46 @@ func (_u *PaymentAttemptUpdate) ClearExternalThreeDsErrorMessage() *PaymentAttem
 	return _u
 }
 
+// SetExtendedAuthorizationApplied sets the "extended_authorization_applied" field.
+func (_u *PaymentAttemptUpdate) SetExtendedAuthorizationApplied(v bool) *PaymentAttemptUpdate {
+	_u.mutation.SetExtendedAuthorizationApplied(v)
+	return _u
+}
+
+// SetNillableExtendedAuthorizationApplied sets the "extended_authorization_applied" field if the given value is not nil.
+func (_u *PaymentAttemptUpdate) SetNillableExtendedAuthorizationApplied(v *bool) *PaymentAttemptUpdate {
+	if v != nil {
+		_u.SetExtendedAuthorizationApplied(*v)
+	}
+	return _u
+}
+
+// ClearExtendedAuthorizationApplied clears the value of the "extended_authorization_applied" field.
+func (_u *PaymentAttemptUpdate) ClearExtendedAuthorizationApplied() *PaymentAttemptUpdate {
+	_u.mutation.ClearExtendedAuthorizationApplied()
+	return _u
+}
+
+// SetExtendedAuthorizationLastAppliedAt sets the "extended_authorization_last_applied_at" field.
+func (_u *PaymentAttemptUpdate) SetExtendedAuthorizationLastAppliedAt(v time.Time) *PaymentAttemptUpdate {
+	_u.mutation.SetExtendedAuthorizationLastAppliedAt(v)
+	return _u
+}
+
+// SetNillableExtendedAuthorizationLastAppliedAt sets the "extended_authorization_last_applied_at" field if the given value is not nil.
+func (_u *PaymentAttemptUpdate) SetNillableExtendedAuthorizationLastAppliedAt(v *time.Time) *PaymentAttemptUpdate {
+	if v != nil {
+		_u.SetExtendedAuthorizationLastAppliedAt(*v)
+	}
+	return _u
+}
+
+// ClearExtendedAuthorizationLastAppliedAt clears the value of the "extended_authorization_last_applied_at" field.
+func (_u *PaymentAttemptUpdate) ClearExtendedAuthorizationLastAppliedAt() *PaymentAttemptUpdate {
+	_u.mutation.ClearExtendedAuthorizationLastAppliedAt()
+	return _u
+}
+
 // Mutation returns the PaymentAttemptMutation object of the builder.
 func (_u *PaymentAttemptUpdate) Mutation() *PaymentAttemptMutation {
 	return _u.mutation
@@ -1686,6 +1726,18 @@ func (_u *PaymentAttemptUpdate) sqlSave(ctx context.Context) (_node int, err err
 	}
 	if _u.mutation.ExternalThreeDsErrorMessageCleared() {
 		_spec.ClearField(paymentattempt.FieldExternalThreeDsErrorMessage, field.TypeString)
+	}
+	if value, ok := _u.mutation.ExtendedAuthorizationApplied(); ok {
+		_spec.SetField(paymentattempt.FieldExtendedAuthorizationApplied, field.TypeBool, value)
+	}
+	if _u.mutation.ExtendedAuthorizationAppliedCleared() {
+		_spec.ClearField(paymentattempt.FieldExtendedAuthorizationApplied, field.TypeBool)
+	}
+	if value, ok := _u.mutation.ExtendedAuthorizationLastAppliedAt(); ok {
+		_spec.SetField(paymentattempt.FieldExtendedAuthorizationLastAppliedAt, field.TypeTime, value)
+	}
+	if _u.mutation.ExtendedAuthorizationLastAppliedAtCleared() {
+		_spec.ClearField(paymentattempt.FieldExtendedAuthorizationLastAppliedAt, field.TypeTime)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
@@ -2764,6 +2816,46 @@ func (_u *PaymentAttemptUpdateOne) ClearExternalThreeDsErrorMessage() *PaymentAt
 	return _u
 }
 
+// SetExtendedAuthorizationApplied sets the "extended_authorization_applied" field.
+func (_u *PaymentAttemptUpdateOne) SetExtendedAuthorizationApplied(v bool) *PaymentAttemptUpdateOne {
+	_u.mutation.SetExtendedAuthorizationApplied(v)
+	return _u
+}
+
+// SetNillableExtendedAuthorizationApplied sets the "extended_authorization_applied" field if the given value is not nil.
+func (_u *PaymentAttemptUpdateOne) SetNillableExtendedAuthorizationApplied(v *bool) *PaymentAttemptUpdateOne {
+	if v != nil {
+		_u.SetExtendedAuthorizationApplied(*v)
+	}
+	return _u
+}
+
+// ClearExtendedAuthorizationApplied clears the value of the "extended_authorization_applied" field.
+func (_u *PaymentAttemptUpdateOne) ClearExtendedAuthorizationApplied() *PaymentAttemptUpdateOne {
+	_u.mutation.ClearExtendedAuthorizationApplied()
+	return _u
+}
+
+// SetExtendedAuthorizationLastAppliedAt sets the "extended_authorization_last_applied_at" field.
+func (_u *PaymentAttemptUpdateOne) SetExtendedAuthorizationLastAppliedAt(v time.Time) *PaymentAttemptUpdateOne {
+	_u.mutation.SetExtendedAuthorizationLastAppliedAt(v)
+	return _u
+}
+
+// SetNillableExtendedAuthorizationLastAppliedAt sets the "extended_authorization_last_applied_at" field if the given value is not nil.
+func (_u *PaymentAttemptUpdateOne) SetNillableExtendedAuthorizationLastAppliedAt(v *time.Time) *PaymentAttemptUpdateOne {
+	if v != nil {
+		_u.SetExtendedAuthorizationLastAppliedAt(*v)
+	}
+	return _u
+}
+
+// ClearExtendedAuthorizationLastAppliedAt clears the value of the "extended_authorization_last_applied_at" field.
+func (_u *PaymentAttemptUpdateOne) ClearExtendedAuthorizationLastAppliedAt() *PaymentAttemptUpdateOne {
+	_u.mutation.ClearExtendedAuthorizationLastAppliedAt()
+	return _u
+}
+
 // Mutation returns the PaymentAttemptMutation object of the builder.
 func (_u *PaymentAttemptUpdateOne) Mutation() *PaymentAttemptMutation {
 	return _u.mutation
@@ -3394,6 +3486,18 @@ func (_u *PaymentAttemptUpdateOne) sqlSave(ctx context.Context) (_node *PaymentA
 	}
 	if _u.mutation.ExternalThreeDsErrorMessageCleared() {
 		_spec.ClearField(paymentattempt.FieldExternalThreeDsErrorMessage, field.TypeString)
+	}
+	if value, ok := _u.mutation.ExtendedAuthorizationApplied(); ok {
+		_spec.SetField(paymentattempt.FieldExtendedAuthorizationApplied, field.TypeBool, value)
+	}
+	if _u.mutation.ExtendedAuthorizationAppliedCleared() {
+		_spec.ClearField(paymentattempt.FieldExtendedAuthorizationApplied, field.TypeBool)
+	}
+	if value, ok := _u.mutation.ExtendedAuthorizationLastAppliedAt(); ok {
+		_spec.SetField(paymentattempt.FieldExtendedAuthorizationLastAppliedAt, field.TypeTime, value)
+	}
+	if _u.mutation.ExtendedAuthorizationLastAppliedAtCleared() {
+		_spec.ClearField(paymentattempt.FieldExtendedAuthorizationLastAppliedAt, field.TypeTime)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	_node = &PaymentAttempt{config: _u.config}

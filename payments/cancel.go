@@ -27,7 +27,7 @@ func (s *Service) CancelPayment(ctx context.Context, paymentID string, reason *s
 		v  voidCall
 		pi *ent.PaymentIntent
 	)
-	call := s.voidCall(&v, paymentID, reason)
+	call := s.voidCall(&v, paymentID, reason, false)
 	call.Reserve = func(ctx context.Context, tx *ent.Tx) (void bool, err error) {
 		pi, v.view, void, err = s.reserveVoid(ctx, tx, paymentID, reason, &v)
 		return void, err
@@ -53,13 +53,19 @@ type voidCall struct {
 }
 
 // voidCall is the connector call that voids v's attempt (its reserve step
-// is CancelPayment's).
-func (s *Service) voidCall(v *voidCall, paymentID string, reason *string) connectorcall.Call[*connector.PaymentResult] {
+// is CancelPayment's, or CancelPostCapture's: postCapture, which voids
+// what was captured). Both settle through settleVoid, which tells them
+// apart by the payment's status.
+func (s *Service) voidCall(v *voidCall, paymentID string, reason *string, postCapture bool) connectorcall.Call[*connector.PaymentResult] {
 	return connectorcall.Call[*connector.PaymentResult]{
 		Connect: func() (connector.Connector, connector.Account, error) { return s.connectorFor(v.pi, v.att, v.mca) },
 		Call: func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.PaymentResult, error) {
-			return conn.Void(ctx, &connector.VoidRequest{Account: acct, ConnectorTransactionID: deref(v.att.ConnectorTransactionID),
-				CancellationReason: deref(reason), ConnectorMetadata: v.att.ConnectorMetadata})
+			req := &connector.VoidRequest{Account: acct, ConnectorTransactionID: deref(v.att.ConnectorTransactionID),
+				CancellationReason: deref(reason), ConnectorMetadata: v.att.ConnectorMetadata}
+			if postCapture {
+				return voidPostCapture(ctx, conn, req)
+			}
+			return conn.Void(ctx, req)
 		},
 		Sync: func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.PaymentResult, error) {
 			return conn.Sync(ctx, syncRequest(acct, v.att))
@@ -166,6 +172,9 @@ type voidDecision struct {
 // unanswered void leaves the authorization standing, the attempt back
 // where it was, so the payment can be captured or cancelled again.
 func decideVoidAnswer(pi *ent.PaymentIntent, res *connector.PaymentResult, callErr error) voidDecision {
+	if statusIn(pi.Status, postCaptureVoidableStates...) {
+		return decidePostCaptureVoidAnswer(pi, res, callErr)
+	}
 	captured := pi.AmountCaptured > 0
 	if callErr != nil || res.Status != connector.StatusVoided {
 		d := voidDecision{status: paymentattempt.StatusAuthorized}
@@ -203,7 +212,8 @@ func (s *Service) settleVoid(ctx context.Context, tx *ent.Tx, paymentID, attempt
 	}
 	if att.Status != paymentattempt.StatusVoidInitiated {
 		lateAnswer(ctx, "void", att.ID, callErr)
-		return nil, statusIn(pi.Status, paymentintent.StatusCancelled, paymentintent.StatusPartiallyCaptured), nil
+		return nil, statusIn(pi.Status, paymentintent.StatusCancelled, paymentintent.StatusPartiallyCaptured,
+			paymentintent.StatusCancelledPostCapture), nil
 	}
 	d := decideVoidAnswer(pi, res, callErr)
 	if !d.voided {

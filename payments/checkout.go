@@ -120,14 +120,8 @@ func (s *Service) SessionTokens(ctx context.Context, paymentID string, in Sessio
 			return nil, errs.InvalidValue(validate.Indexed("wallets", i), "unknown payment method type %q", w)
 		}
 	}
-	pi, err := s.db.Client.PaymentIntent.Query().Where(paymentWhere(ctx, paymentID)...).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, errPaymentNotFound()
-	}
+	pi, err := s.clientPayment(ctx, paymentID, in.ClientSecret)
 	if err != nil {
-		return nil, errs.Internal(err)
-	}
-	if err := s.checkClientSecret(ctx, pi, in.ClientSecret); err != nil {
 		return nil, err
 	}
 	methods, err := s.connectors.EligibleMethods(ctx, paymentMethodFilter(pi, connector.MethodFilter{}))

@@ -37,15 +37,15 @@ import (
 // The recovery window (SWITCHYARD_RECOVERY_AFTER) must be longer than the
 // longest connector call: a younger row may still have its call on the way.
 
-// RecoverStranded settles the attempts, voids, captures and refunds left
-// pending for longer than after, at most limit of each, across merchants
-// (ctx is the system's). It returns how many it settled.
+// RecoverStranded settles the attempts, voids, captures, refunds and
+// incremental authorizations left pending for longer than after, at most
+// limit of each, across merchants (ctx is the system's). It returns how many it settled.
 func (s *Service) RecoverStranded(ctx context.Context, after time.Duration, limit int) (int, error) {
 	cutoff := s.db.Now().Add(-after)
 	settled := 0
 	var failures []error
 	for _, sweep := range []func(context.Context, time.Time, int) (int, error){
-		s.recoverAttempts, s.recoverVoids, s.recoverCaptures, s.recoverRefunds,
+		s.recoverAttempts, s.recoverVoids, s.recoverCaptures, s.recoverRefunds, s.recoverIncrements,
 	} {
 		n, err := sweep(tenancy.System(ctx), cutoff, limit)
 		settled += n
@@ -72,7 +72,7 @@ func (s *Service) recoverVoids(ctx context.Context, cutoff time.Time, limit int)
 	return connectorcall.RecoverEach(ctx, atts, err, attemptKey, recoverOn(s,
 		func(att *ent.PaymentAttempt) string { return att.ID },
 		func(t callTarget, _ *ent.PaymentAttempt) connectorcall.Call[*connector.PaymentResult] {
-			return s.voidCall(&voidCall{callTarget: t}, t.pi.PaymentID, nil)
+			return s.voidCall(&voidCall{callTarget: t}, t.pi.PaymentID, nil, false) // recovery syncs: no call is sent
 		}))
 }
 

@@ -114,8 +114,11 @@ func paymentRecordOf(v *payments.PaymentView) paymentRecord {
 		rec.CustomerID = &c.CustomerID
 		rec.Email, rec.Name, rec.Phone = c.Email, c.Name, c.Phone
 	}
+	rec.IncrementalAuthorizationAllowed = v.IncrementalAuthorizationAllowed()
 	if a := v.Active; a != nil {
 		rec.ConnectorTransactionID = a.ConnectorTransactionID
+		rec.ExtendedAuthorizationApplied = a.ExtendedAuthorizationApplied
+		rec.ExtendedAuthorizationLastAppliedAt = ts(a.ExtendedAuthorizationLastAppliedAt)
 		rec.ReferenceID = a.ReferenceID
 		rec.ConnectorMandateID = a.PaymentToken
 		rec.PaymentExperience = a.PaymentExperience

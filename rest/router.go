@@ -69,6 +69,7 @@ func Register(mux *http.ServeMux, d Deps) {
 	registerV2PaymentMethods(a, d.Customers, d.Payments)
 	registerV2Payments(a, d.Payments)
 	registerPayments(a, d.Payments)
+	registerPaymentAuthorization(a, d.Payments)
 	registerCheckout(a, d.Payments)
 	registerPaymentLinks(a, d.Payments, d.SDKURL)
 	registerRouting(a, d.Routing)

@@ -20,14 +20,18 @@ import (
 // model, which knows nothing of the wire.
 var openObjects = typeSet(
 	// Whole request bodies.
-	paymentsCaptureRequest{}, // PaymentsCaptureRequest
-	paymentsCancelRequest{},  // PaymentsCancelRequest
-	paymentsSessionRequest{}, // PaymentsSessionRequest
-	clientSecretOnly{},       // PaymentsCompleteAuthorizeRequest, PaymentsExternalAuthenticationRequest
-	customerRequest{},        // v1 CustomerRequest (v2's refuses)
-	customerUpdateRequest{},  // v1 CustomerUpdateRequest
-	ephemeralKeyRequest{},    // EphemeralKeyCreateRequest
-	routingConfigRequest{},   // RoutingConfigRequest
+	paymentsCaptureRequest{},           // PaymentsCaptureRequest
+	paymentsCancelRequest{},            // PaymentsCancelRequest
+	paymentsSessionRequest{},           // PaymentsSessionRequest
+	paymentsIncrementRequest{},         // PaymentsIncrementalAuthorizationRequest
+	paymentsCancelPostCaptureRequest{}, // PaymentsCancelPostCaptureRequest
+	paymentsEligibilityRequest{},       // PaymentsEligibilityRequest, PaymentsEligibilityCheckRequest
+	paymentsPostSessionTokensRequest{}, // PaymentsPostSessionTokensRequest
+	clientSecretOnly{},                 // PaymentsCompleteAuthorizeRequest, PaymentsExternalAuthenticationRequest
+	customerRequest{},                  // v1 CustomerRequest (v2's refuses)
+	customerUpdateRequest{},            // v1 CustomerUpdateRequest
+	ephemeralKeyRequest{},              // EphemeralKeyCreateRequest
+	routingConfigRequest{},             // RoutingConfigRequest
 
 	// Objects nested in refusing and ignoring bodies alike.
 	schematype.AddressWrapper{}, // Address: billing, shipping, payment_method_data.billing

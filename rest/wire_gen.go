@@ -1309,6 +1309,51 @@ type cardTokenIn struct {
 	CardCVC        *string `json:"card_cvc"`
 }
 
+// paymentsIncrementRequest is the spec's PaymentsIncrementalAuthorizationRequest.
+type paymentsIncrementRequest struct {
+	Amount *int64  `json:"amount"`
+	Reason *string `json:"reason"`
+}
+
+// paymentsCancelPostCaptureRequest is the spec's PaymentsCancelPostCaptureRequest.
+type paymentsCancelPostCaptureRequest struct {
+	CancellationReason *string `json:"cancellation_reason"`
+}
+
+// paymentsUpdateMetadataRequest is the spec's PaymentsUpdateMetadataRequest.
+type paymentsUpdateMetadataRequest struct {
+	Metadata        map[string]any `json:"metadata"`
+	FeatureMetadata map[string]any `json:"feature_metadata"`
+}
+
+// paymentsUpdateMetadataResponse is the spec's PaymentsUpdateMetadataResponse.
+type paymentsUpdateMetadataResponse struct {
+	PaymentID       string         `json:"payment_id"`
+	Metadata        map[string]any `json:"metadata"`
+	Status          string         `json:"status"`
+	FeatureMetadata map[string]any `json:"feature_metadata"`
+}
+
+// paymentsEligibilityRequest is Hyperswitch's PaymentsEligibilityRequest
+// (and, member for member, PaymentsEligibilityCheckRequest). The
+// json.RawMessage members carry no rule in the sandbox: accepted and
+// ignored.
+type paymentsEligibilityRequest struct {
+	ClientSecret         *string         `json:"client_secret"`
+	PaymentMethodType    *string         `json:"payment_method_type"`
+	PaymentMethodSubtype *string         `json:"payment_method_subtype"`
+	PaymentMethodData    json.RawMessage `json:"payment_method_data"`
+	BrowserInfo          json.RawMessage `json:"browser_info"`
+	PaymentToken         json.RawMessage `json:"payment_token"`
+}
+
+// paymentsPostSessionTokensRequest is the spec's PaymentsPostSessionTokensRequest.
+type paymentsPostSessionTokensRequest struct {
+	ClientSecret      *string `json:"client_secret"`
+	PaymentMethodType *string `json:"payment_method_type"`
+	PaymentMethod     *string `json:"payment_method"`
+}
+
 // paymentListPage is one element of GET /payments/list's body, which is an
 // array holding exactly one of these (the spec's shape, Hyperswitch's
 // PaymentListResponse): the page's size and its payments, each the full

@@ -923,6 +923,8 @@ var (
 		{Name: "external_three_ds_version", Type: field.TypeString, Nullable: true, Size: 16},
 		{Name: "external_three_ds_error_code", Type: field.TypeString, Nullable: true, Size: 64},
 		{Name: "external_three_ds_error_message", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "extended_authorization_applied", Type: field.TypeBool, Nullable: true},
+		{Name: "extended_authorization_last_applied_at", Type: field.TypeTime, Nullable: true, SchemaType: map[string]string{"mysql": "datetime(6)"}},
 		{Name: "payment_intent_id", Type: field.TypeString, Size: 64},
 	}
 	// PaymentAttemptsTable holds the schema information for the "payment_attempts" table.
@@ -933,7 +935,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "payment_attempts_payment_intents_attempts",
-				Columns:    []*schema.Column{PaymentAttemptsColumns[58]},
+				Columns:    []*schema.Column{PaymentAttemptsColumns[60]},
 				RefColumns: []*schema.Column{PaymentIntentsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -942,7 +944,7 @@ var (
 			{
 				Name:    "paymentattempt_payment_intent_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{PaymentAttemptsColumns[58], PaymentAttemptsColumns[2]},
+				Columns: []*schema.Column{PaymentAttemptsColumns[60], PaymentAttemptsColumns[2]},
 			},
 			{
 				Name:    "paymentattempt_merchant_id_created_at_id",

@@ -136,6 +136,10 @@ const (
 	FieldExternalThreeDsErrorCode = "external_three_ds_error_code"
 	// FieldExternalThreeDsErrorMessage holds the string denoting the external_three_ds_error_message field in the database.
 	FieldExternalThreeDsErrorMessage = "external_three_ds_error_message"
+	// FieldExtendedAuthorizationApplied holds the string denoting the extended_authorization_applied field in the database.
+	FieldExtendedAuthorizationApplied = "extended_authorization_applied"
+	// FieldExtendedAuthorizationLastAppliedAt holds the string denoting the extended_authorization_last_applied_at field in the database.
+	FieldExtendedAuthorizationLastAppliedAt = "extended_authorization_last_applied_at"
 	// EdgePayment holds the string denoting the payment edge name in mutations.
 	EdgePayment = "payment"
 	// Table holds the table name of the paymentattempt in the database.
@@ -210,6 +214,8 @@ var Columns = []string{
 	FieldExternalThreeDsVersion,
 	FieldExternalThreeDsErrorCode,
 	FieldExternalThreeDsErrorMessage,
+	FieldExtendedAuthorizationApplied,
+	FieldExtendedAuthorizationLastAppliedAt,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -732,6 +738,16 @@ func ByExternalThreeDsErrorCode(opts ...sql.OrderTermOption) OrderOption {
 // ByExternalThreeDsErrorMessage orders the results by the external_three_ds_error_message field.
 func ByExternalThreeDsErrorMessage(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldExternalThreeDsErrorMessage, opts...).ToFunc()
+}
+
+// ByExtendedAuthorizationApplied orders the results by the extended_authorization_applied field.
+func ByExtendedAuthorizationApplied(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldExtendedAuthorizationApplied, opts...).ToFunc()
+}
+
+// ByExtendedAuthorizationLastAppliedAt orders the results by the extended_authorization_last_applied_at field.
+func ByExtendedAuthorizationLastAppliedAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldExtendedAuthorizationLastAppliedAt, opts...).ToFunc()
 }
 
 // ByPaymentField orders the results by payment field.

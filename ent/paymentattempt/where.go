@@ -291,6 +291,16 @@ func ExternalThreeDsErrorMessage(v string) predicate.PaymentAttempt {
 	return predicate.PaymentAttempt(sql.FieldEQ(FieldExternalThreeDsErrorMessage, v))
 }
 
+// ExtendedAuthorizationApplied applies equality check predicate on the "extended_authorization_applied" field. It's identical to ExtendedAuthorizationAppliedEQ.
+func ExtendedAuthorizationApplied(v bool) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEQ(FieldExtendedAuthorizationApplied, v))
+}
+
+// ExtendedAuthorizationLastAppliedAt applies equality check predicate on the "extended_authorization_last_applied_at" field. It's identical to ExtendedAuthorizationLastAppliedAtEQ.
+func ExtendedAuthorizationLastAppliedAt(v time.Time) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEQ(FieldExtendedAuthorizationLastAppliedAt, v))
+}
+
 // MerchantIDEQ applies the EQ predicate on the "merchant_id" field.
 func MerchantIDEQ(v string) predicate.PaymentAttempt {
 	return predicate.PaymentAttempt(sql.FieldEQ(FieldMerchantID, v))
@@ -3609,6 +3619,76 @@ func ExternalThreeDsErrorMessageEqualFold(v string) predicate.PaymentAttempt {
 // ExternalThreeDsErrorMessageContainsFold applies the ContainsFold predicate on the "external_three_ds_error_message" field.
 func ExternalThreeDsErrorMessageContainsFold(v string) predicate.PaymentAttempt {
 	return predicate.PaymentAttempt(sql.FieldContainsFold(FieldExternalThreeDsErrorMessage, v))
+}
+
+// ExtendedAuthorizationAppliedEQ applies the EQ predicate on the "extended_authorization_applied" field.
+func ExtendedAuthorizationAppliedEQ(v bool) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEQ(FieldExtendedAuthorizationApplied, v))
+}
+
+// ExtendedAuthorizationAppliedNEQ applies the NEQ predicate on the "extended_authorization_applied" field.
+func ExtendedAuthorizationAppliedNEQ(v bool) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNEQ(FieldExtendedAuthorizationApplied, v))
+}
+
+// ExtendedAuthorizationAppliedIsNil applies the IsNil predicate on the "extended_authorization_applied" field.
+func ExtendedAuthorizationAppliedIsNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIsNull(FieldExtendedAuthorizationApplied))
+}
+
+// ExtendedAuthorizationAppliedNotNil applies the NotNil predicate on the "extended_authorization_applied" field.
+func ExtendedAuthorizationAppliedNotNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotNull(FieldExtendedAuthorizationApplied))
+}
+
+// ExtendedAuthorizationLastAppliedAtEQ applies the EQ predicate on the "extended_authorization_last_applied_at" field.
+func ExtendedAuthorizationLastAppliedAtEQ(v time.Time) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldEQ(FieldExtendedAuthorizationLastAppliedAt, v))
+}
+
+// ExtendedAuthorizationLastAppliedAtNEQ applies the NEQ predicate on the "extended_authorization_last_applied_at" field.
+func ExtendedAuthorizationLastAppliedAtNEQ(v time.Time) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNEQ(FieldExtendedAuthorizationLastAppliedAt, v))
+}
+
+// ExtendedAuthorizationLastAppliedAtIn applies the In predicate on the "extended_authorization_last_applied_at" field.
+func ExtendedAuthorizationLastAppliedAtIn(vs ...time.Time) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIn(FieldExtendedAuthorizationLastAppliedAt, vs...))
+}
+
+// ExtendedAuthorizationLastAppliedAtNotIn applies the NotIn predicate on the "extended_authorization_last_applied_at" field.
+func ExtendedAuthorizationLastAppliedAtNotIn(vs ...time.Time) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotIn(FieldExtendedAuthorizationLastAppliedAt, vs...))
+}
+
+// ExtendedAuthorizationLastAppliedAtGT applies the GT predicate on the "extended_authorization_last_applied_at" field.
+func ExtendedAuthorizationLastAppliedAtGT(v time.Time) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldGT(FieldExtendedAuthorizationLastAppliedAt, v))
+}
+
+// ExtendedAuthorizationLastAppliedAtGTE applies the GTE predicate on the "extended_authorization_last_applied_at" field.
+func ExtendedAuthorizationLastAppliedAtGTE(v time.Time) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldGTE(FieldExtendedAuthorizationLastAppliedAt, v))
+}
+
+// ExtendedAuthorizationLastAppliedAtLT applies the LT predicate on the "extended_authorization_last_applied_at" field.
+func ExtendedAuthorizationLastAppliedAtLT(v time.Time) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldLT(FieldExtendedAuthorizationLastAppliedAt, v))
+}
+
+// ExtendedAuthorizationLastAppliedAtLTE applies the LTE predicate on the "extended_authorization_last_applied_at" field.
+func ExtendedAuthorizationLastAppliedAtLTE(v time.Time) predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldLTE(FieldExtendedAuthorizationLastAppliedAt, v))
+}
+
+// ExtendedAuthorizationLastAppliedAtIsNil applies the IsNil predicate on the "extended_authorization_last_applied_at" field.
+func ExtendedAuthorizationLastAppliedAtIsNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldIsNull(FieldExtendedAuthorizationLastAppliedAt))
+}
+
+// ExtendedAuthorizationLastAppliedAtNotNil applies the NotNil predicate on the "extended_authorization_last_applied_at" field.
+func ExtendedAuthorizationLastAppliedAtNotNil() predicate.PaymentAttempt {
+	return predicate.PaymentAttempt(sql.FieldNotNull(FieldExtendedAuthorizationLastAppliedAt))
 }
 
 // HasPayment applies the HasEdge predicate on the "payment" edge.

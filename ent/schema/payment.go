@@ -264,6 +264,10 @@ func (PaymentAttempt) Fields() []ent.Field {
 		field.String("external_three_ds_version").MaxRuneLen(16).Optional().Nillable().Annotations(entgql.Skip()),
 		field.String("external_three_ds_error_code").MaxRuneLen(64).Optional().Nillable().Annotations(entgql.Skip()),
 		field.String("external_three_ds_error_message").MaxRuneLen(255).Optional().Nillable().Annotations(entgql.Skip()),
+		// Whether the connector extended the authorization's validity
+		// (POST /payments/{id}/extend_authorization), and when it last did.
+		field.Bool("extended_authorization_applied").Optional().Nillable(),
+		optTime("extended_authorization_last_applied_at"),
 	}
 }
 

@@ -466,3 +466,65 @@ type RefundResult struct {
 	ConnectorRefundID string
 	Decline           *Decline
 }
+
+// Authorizations is a connector that changes an authorization after it is
+// given (Hyperswitch's incremental authorization, extended authorization
+// and void after capture). A connector without it refuses those
+// operations; in sandbox the Simulator serves it
+// (simulator_authorization.go).
+type Authorizations interface {
+	// IncrementAuthorization raises the authorized amount to a new total.
+	IncrementAuthorization(ctx context.Context, req *IncrementRequest) (*IncrementResult, error)
+	// SyncIncrement asks what became of an increment
+	// (ErrTransactionNotFound: never sent).
+	SyncIncrement(ctx context.Context, req *IncrementSyncRequest) (*IncrementResult, error)
+	// ExtendAuthorization extends how long the authorization stays valid.
+	ExtendAuthorization(ctx context.Context, req *ExtendRequest) (*ExtendResult, error)
+	// VoidPostCapture voids a captured payment on the day of its capture:
+	// Status Voided, or Failure with a Decline. Sync then reports Voided.
+	VoidPostCapture(ctx context.Context, req *VoidRequest) (*PaymentResult, error)
+}
+
+// IncrementRequest raises an authorization to Amount, its new total.
+type IncrementRequest struct {
+	Account
+	ConnectorTransactionID string
+	// IncrementID is the domain's inc_… id the connector keys its answer by.
+	IncrementID string
+	Amount      int64
+	Currency    string
+	Reason      string
+	// ConnectorMetadata is the attempt's latest metadata.
+	ConnectorMetadata map[string]any
+}
+
+// IncrementSyncRequest asks what became of an increment.
+type IncrementSyncRequest struct {
+	Account
+	ConnectorTransactionID string
+	IncrementID            string
+}
+
+// IncrementResult is a connector's answer to an increment: Status Charged
+// means approved (the authorization now covers the new total), Failure a
+// decline, Pending not decided yet.
+type IncrementResult struct {
+	Status                   Status         `json:"status"`
+	ConnectorAuthorizationID string         `json:"connector_authorization_id,omitempty"`
+	Decline                  *Decline       `json:"decline,omitempty"`
+	ConnectorMetadata        map[string]any `json:"connector_metadata,omitempty"`
+}
+
+// ExtendRequest extends an authorization's validity.
+type ExtendRequest struct {
+	Account
+	ConnectorTransactionID string
+	ConnectorMetadata      map[string]any
+}
+
+// ExtendResult is a connector's answer to an extension: Applied, or a
+// Decline saying why not.
+type ExtendResult struct {
+	Applied bool
+	Decline *Decline
+}
