@@ -201,7 +201,7 @@ func TestCancelPostCapture(t *testing.T) {
 		t.Fatalf("events %v", got)
 	}
 	// No refund afterwards.
-	if ref := c.pay("POST", "/refunds", map[string]any{"payment_id": id}); ref.Status != 400 {
+	if ref := c.do("POST", "/refunds", c.merchantKey(), map[string]any{"payment_id": id}); ref.Status != 400 {
 		t.Fatalf("refund after the void: %s", ref.Raw)
 	}
 
@@ -214,7 +214,7 @@ func TestCancelPostCapture(t *testing.T) {
 		{"already cancelled post capture", func(t *testing.T) string { return id }, "IR_14"},
 		{"refunded", func(t *testing.T) string {
 			p := succeeded(t)
-			c.pay("POST", "/refunds", map[string]any{"payment_id": p, "amount": 100}).must(t, 200)
+			c.do("POST", "/refunds", c.merchantKey(), map[string]any{"payment_id": p, "amount": 100}).must(t, 200)
 			return p
 		}, "IR_14"},
 	} {
@@ -230,7 +230,7 @@ func TestCancelPostCapture(t *testing.T) {
 func TestUpdateMetadata(t *testing.T) {
 	c := newClient(t)
 	id := incrementablePayment(t, c, "4242424242424242", map[string]any{"metadata": map[string]any{"order": "A1", "note": "x"}})
-	r := c.pay("POST", "/payments/"+id+"/update_metadata", map[string]any{"metadata": map[string]any{"note": "y", "gift": true}}).must(t, 200)
+	r := c.do("POST", "/payments/"+id+"/update_metadata", c.merchantKey(), map[string]any{"metadata": map[string]any{"note": "y", "gift": true}}).must(t, 200)
 	md, _ := r.obj()["metadata"].(map[string]any)
 	if r.str("payment_id") != id || r.str("status") != "requires_capture" || md["order"] != "A1" || md["note"] != "y" || md["gift"] != true {
 		t.Fatalf("merged metadata: %s", r.Raw)
@@ -249,7 +249,7 @@ func TestUpdateMetadata(t *testing.T) {
 		{"unknown member", id, map[string]any{"metadata": map[string]any{}, "amount": 5}, "IR_06"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if r := c.pay("POST", "/payments/"+tc.id+"/update_metadata", tc.body); r.Status != 400 || r.errCode() != tc.code {
+			if r := c.do("POST", "/payments/"+tc.id+"/update_metadata", c.merchantKey(), tc.body); r.Status != 400 || r.errCode() != tc.code {
 				t.Fatalf("got %d %s, want 400 %s", r.Status, r.Raw, tc.code)
 			}
 		})
