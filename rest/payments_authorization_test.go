@@ -1,8 +1,11 @@
 package rest_test
 
 import (
+	"context"
 	"slices"
 	"testing"
+
+	"switchyard/ent/incrementalauthorization"
 )
 
 // Authorization changes on a payment (incremental and extended
@@ -201,7 +204,7 @@ func TestCancelPostCapture(t *testing.T) {
 		t.Fatalf("events %v", got)
 	}
 	// No refund afterwards.
-	if ref := c.pay("POST", "/refunds", map[string]any{"payment_id": id}); ref.Status != 400 {
+	if ref := c.do("POST", "/refunds", c.merchantKey(), map[string]any{"payment_id": id}); ref.Status != 400 {
 		t.Fatalf("refund after the void: %s", ref.Raw)
 	}
 
@@ -214,7 +217,7 @@ func TestCancelPostCapture(t *testing.T) {
 		{"already cancelled post capture", func(t *testing.T) string { return id }, "IR_14"},
 		{"refunded", func(t *testing.T) string {
 			p := succeeded(t)
-			c.pay("POST", "/refunds", map[string]any{"payment_id": p, "amount": 100}).must(t, 200)
+			c.do("POST", "/refunds", c.merchantKey(), map[string]any{"payment_id": p, "amount": 100}).must(t, 200)
 			return p
 		}, "IR_14"},
 	} {
@@ -230,7 +233,7 @@ func TestCancelPostCapture(t *testing.T) {
 func TestUpdateMetadata(t *testing.T) {
 	c := newClient(t)
 	id := incrementablePayment(t, c, "4242424242424242", map[string]any{"metadata": map[string]any{"order": "A1", "note": "x"}})
-	r := c.pay("POST", "/payments/"+id+"/update_metadata", map[string]any{"metadata": map[string]any{"note": "y", "gift": true}}).must(t, 200)
+	r := c.do("POST", "/payments/"+id+"/update_metadata", c.merchantKey(), map[string]any{"metadata": map[string]any{"note": "y", "gift": true}}).must(t, 200)
 	md, _ := r.obj()["metadata"].(map[string]any)
 	if r.str("payment_id") != id || r.str("status") != "requires_capture" || md["order"] != "A1" || md["note"] != "y" || md["gift"] != true {
 		t.Fatalf("merged metadata: %s", r.Raw)
@@ -249,7 +252,7 @@ func TestUpdateMetadata(t *testing.T) {
 		{"unknown member", id, map[string]any{"metadata": map[string]any{}, "amount": 5}, "IR_06"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if r := c.pay("POST", "/payments/"+tc.id+"/update_metadata", tc.body); r.Status != 400 || r.errCode() != tc.code {
+			if r := c.do("POST", "/payments/"+tc.id+"/update_metadata", c.merchantKey(), tc.body); r.Status != 400 || r.errCode() != tc.code {
 				t.Fatalf("got %d %s, want 400 %s", r.Status, r.Raw, tc.code)
 			}
 		})
@@ -301,5 +304,67 @@ func TestPostSessionTokens(t *testing.T) {
 	if card := c.do("POST", "/payments/"+id+"/post_session_tokens", pk, map[string]any{"client_secret": secret,
 		"payment_method": "card", "payment_method_type": "credit"}); card.Status != 400 || card.errCode() != "IR_20" {
 		t.Fatalf("card: %s", card.Raw)
+	}
+}
+
+// strandIncrement puts an approved increment back to the moment it was
+// recorded and sent: processing, the payment and its attempt at the amount
+// before it, aged past the recovery window. With forget, the connector
+// never received it.
+func strandIncrement(t *testing.T, c *client, paymentID string, forget bool) {
+	t.Helper()
+	ctx, db := systemDB(c)
+	pi := intentOf(t, c, paymentID)
+	inc, err := db.IncrementalAuthorization.Query().Where(incrementalauthorization.PaymentIntentID(pi.ID)).Only(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back := inc.PreviouslyAuthorizedAmount
+	if err := db.IncrementalAuthorization.UpdateOneID(inc.ID).SetStatus(incrementalauthorization.StatusProcessing).
+		ClearConnectorAuthorizationID().SetModifiedAt(aged).Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.PaymentIntent.UpdateOneID(pi.ID).SetAmount(back).SetAmountCapturable(back).Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.PaymentAttempt.UpdateOneID(inc.AttemptID).SetAmount(back).SetNetAmount(back).SetAmountCapturable(back).Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if forget {
+		if err := c.srv.Redis.Client.Del(context.Background(), "simledger:{"+inc.ID+"}").Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestRecoveryOfAnIncrement: an increment a crash left processing is
+// settled by the recovery pass with the connector's answer; one the
+// connector never saw fails and changes nothing.
+func TestRecoveryOfAnIncrement(t *testing.T) {
+	c := newClient(t)
+	for _, tc := range []struct {
+		name           string
+		forget         bool
+		status         string
+		amount, capble int64
+	}{
+		{"the connector approved it", false, "success", 14000, 14000},
+		{"the connector never saw it", true, "failure", 10000, 10000},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			id := incrementablePayment(t, c, "4242424242424242", nil)
+			c.pay("POST", "/payments/"+id+"/incremental_authorization", map[string]any{"amount": 14000}).must(t, 200)
+			strandIncrement(t, c, id, tc.forget)
+			// A stranded increment holds the payment: another is refused.
+			if r := c.pay("POST", "/payments/"+id+"/incremental_authorization", map[string]any{"amount": 16000}); r.Status != 400 || r.errCode() != "IR_14" {
+				t.Fatalf("increment beside a processing one: %s", r.Raw)
+			}
+			recoverNow(t, c, 1)
+			r := c.pay("GET", "/payments/"+id, nil).must(t, 200)
+			incs := r.list("incremental_authorizations")
+			if len(incs) != 1 || incs[0]["status"] != tc.status || r.num("amount") != tc.amount || r.num("amount_capturable") != tc.capble {
+				t.Fatalf("after recovery: %s", r.Raw)
+			}
+		})
 	}
 }
