@@ -1,0 +1,44 @@
+package rest
+
+import (
+	"net/http"
+
+	"switchyard/payments/errs"
+)
+
+// notSupported are the documented v1 operations that cannot mean anything
+// in a self-hosted Switchyard, with the reason each answers Hyperswitch's
+// own NotImplemented error (501 IR_00) rather than 404. docs/rest.md
+// ("Not supported") lists the same operations and reasons.
+var notSupported = []struct {
+	pattern string
+	access  Access
+	reason  string
+}{
+	{"POST /accounts/{account_id}/kv", AdminOnly,
+		"Toggling the key-value store is not supported: it switches Hyperswitch's internal Redis-backed storage mode, and Switchyard always writes to its database"},
+	{"POST /user/create_platform", MerchantOrAdmin,
+		"Creating a platform account is not supported: Switchyard has no platform organizations or connected merchants, every merchant account is standard"},
+}
+
+// isNotSupported reports whether a mux pattern is a not-supported
+// operation's, which the served OpenAPI document leaves out.
+func isNotSupported(pattern string) bool {
+	for _, op := range notSupported {
+		if op.pattern == pattern {
+			return true
+		}
+	}
+	return false
+}
+
+// registerNotSupported answers each not-supported operation (after
+// authenticating it, as the served ones are).
+func registerNotSupported(a *api) {
+	for _, op := range notSupported {
+		reason := op.reason
+		a.handle(op.pattern, op.access, func(*http.Request) (any, error) {
+			return nil, errs.NotSupported(reason)
+		})
+	}
+}
