@@ -10,14 +10,10 @@ import (
 // in a self-hosted Switchyard, with the reason each answers Hyperswitch's
 // own NotImplemented error (501 IR_00) rather than 404. docs/rest.md
 // ("Not supported") lists the same operations and reasons.
-var notSupported = []struct {
-	pattern string
-	access  Access
-	reason  string
-}{
-	{"POST /accounts/{account_id}/kv", AdminOnly,
+var notSupported = []struct{ pattern, reason string }{
+	{"POST /accounts/{account_id}/kv",
 		"Toggling the key-value store is not supported: it switches Hyperswitch's internal Redis-backed storage mode, and Switchyard always writes to its database"},
-	{"POST /user/create_platform", MerchantOrAdmin,
+	{"POST /user/create_platform",
 		"Creating a platform account is not supported: Switchyard has no platform organizations or connected merchants, every merchant account is standard"},
 }
 
@@ -32,13 +28,12 @@ func isNotSupported(pattern string) bool {
 	return false
 }
 
-// registerNotSupported answers each not-supported operation (after
-// authenticating it, as the served ones are).
-func registerNotSupported(a *api) {
+// registerNotSupported answers each not-supported operation, whoever
+// asks: the answer tells nothing about any merchant, and the control
+// centre's JWT that create_platform takes does not exist here.
+func registerNotSupported(mux *http.ServeMux) {
 	for _, op := range notSupported {
 		reason := op.reason
-		a.handle(op.pattern, op.access, func(*http.Request) (any, error) {
-			return nil, errs.NotSupported(reason)
-		})
+		mux.HandleFunc(op.pattern, func(w http.ResponseWriter, r *http.Request) { WriteError(w, r, errs.NotSupported(reason)) })
 	}
 }

@@ -80,7 +80,7 @@ func Register(mux *http.ServeMux, d Deps) {
 	registerSubscriptions(a, d.Billing)
 	registerAuthentications(a, d.Authentications)
 	registerEvents(a, d.Events, d.Webhooks)
-	registerNotSupported(a)
+	registerNotSupported(mux)
 	setDefaultPaymentMethod := defaultPaymentMethodRoute(a, d.Customers)
 	mux.HandleFunc("GET /openapi.json", openAPIHandler(mux, func(method, path string) bool {
 		return method == http.MethodPost && defaultPaymentMethodPath.MatchString(path)
