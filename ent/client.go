@@ -30,6 +30,7 @@ import (
 	"switchyard/ent/membership"
 	"switchyard/ent/merchantaccount"
 	"switchyard/ent/merchantconnectoraccount"
+	"switchyard/ent/organization"
 	"switchyard/ent/paymentattempt"
 	"switchyard/ent/paymentintent"
 	"switchyard/ent/paymentmethod"
@@ -94,6 +95,8 @@ type Client struct {
 	MerchantAccount *MerchantAccountClient
 	// MerchantConnectorAccount is the client for interacting with the MerchantConnectorAccount builders.
 	MerchantConnectorAccount *MerchantConnectorAccountClient
+	// Organization is the client for interacting with the Organization builders.
+	Organization *OrganizationClient
 	// PaymentAttempt is the client for interacting with the PaymentAttempt builders.
 	PaymentAttempt *PaymentAttemptClient
 	// PaymentIntent is the client for interacting with the PaymentIntent builders.
@@ -148,6 +151,7 @@ func (c *Client) init() {
 	c.Membership = NewMembershipClient(c.config)
 	c.MerchantAccount = NewMerchantAccountClient(c.config)
 	c.MerchantConnectorAccount = NewMerchantConnectorAccountClient(c.config)
+	c.Organization = NewOrganizationClient(c.config)
 	c.PaymentAttempt = NewPaymentAttemptClient(c.config)
 	c.PaymentIntent = NewPaymentIntentClient(c.config)
 	c.PaymentMethod = NewPaymentMethodClient(c.config)
@@ -271,6 +275,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Membership:               NewMembershipClient(cfg),
 		MerchantAccount:          NewMerchantAccountClient(cfg),
 		MerchantConnectorAccount: NewMerchantConnectorAccountClient(cfg),
+		Organization:             NewOrganizationClient(cfg),
 		PaymentAttempt:           NewPaymentAttemptClient(cfg),
 		PaymentIntent:            NewPaymentIntentClient(cfg),
 		PaymentMethod:            NewPaymentMethodClient(cfg),
@@ -321,6 +326,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Membership:               NewMembershipClient(cfg),
 		MerchantAccount:          NewMerchantAccountClient(cfg),
 		MerchantConnectorAccount: NewMerchantConnectorAccountClient(cfg),
+		Organization:             NewOrganizationClient(cfg),
 		PaymentAttempt:           NewPaymentAttemptClient(cfg),
 		PaymentIntent:            NewPaymentIntentClient(cfg),
 		PaymentMethod:            NewPaymentMethodClient(cfg),
@@ -365,10 +371,10 @@ func (c *Client) Use(hooks ...Hook) {
 		c.APIKey, c.AuditEntry, c.Authentication, c.BillingSubscription, c.Capture,
 		c.Coupon, c.Customer, c.Dispute, c.Event, c.EventDeliveryAttempt, c.GsmRule,
 		c.IncrementalAuthorization, c.Invitation, c.Invoice, c.ItemPrice, c.Mandate,
-		c.Membership, c.MerchantAccount, c.MerchantConnectorAccount, c.PaymentAttempt,
-		c.PaymentIntent, c.PaymentMethod, c.Payout, c.PayoutAttempt, c.Profile,
-		c.Refund, c.RoutingAlgorithm, c.SubscriptionItem, c.TestClock, c.User,
-		c.WebhookDeliveryTask,
+		c.Membership, c.MerchantAccount, c.MerchantConnectorAccount, c.Organization,
+		c.PaymentAttempt, c.PaymentIntent, c.PaymentMethod, c.Payout, c.PayoutAttempt,
+		c.Profile, c.Refund, c.RoutingAlgorithm, c.SubscriptionItem, c.TestClock,
+		c.User, c.WebhookDeliveryTask,
 	} {
 		n.Use(hooks...)
 	}
@@ -381,10 +387,10 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.APIKey, c.AuditEntry, c.Authentication, c.BillingSubscription, c.Capture,
 		c.Coupon, c.Customer, c.Dispute, c.Event, c.EventDeliveryAttempt, c.GsmRule,
 		c.IncrementalAuthorization, c.Invitation, c.Invoice, c.ItemPrice, c.Mandate,
-		c.Membership, c.MerchantAccount, c.MerchantConnectorAccount, c.PaymentAttempt,
-		c.PaymentIntent, c.PaymentMethod, c.Payout, c.PayoutAttempt, c.Profile,
-		c.Refund, c.RoutingAlgorithm, c.SubscriptionItem, c.TestClock, c.User,
-		c.WebhookDeliveryTask,
+		c.Membership, c.MerchantAccount, c.MerchantConnectorAccount, c.Organization,
+		c.PaymentAttempt, c.PaymentIntent, c.PaymentMethod, c.Payout, c.PayoutAttempt,
+		c.Profile, c.Refund, c.RoutingAlgorithm, c.SubscriptionItem, c.TestClock,
+		c.User, c.WebhookDeliveryTask,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -431,6 +437,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.MerchantAccount.mutate(ctx, m)
 	case *MerchantConnectorAccountMutation:
 		return c.MerchantConnectorAccount.mutate(ctx, m)
+	case *OrganizationMutation:
+		return c.Organization.mutate(ctx, m)
 	case *PaymentAttemptMutation:
 		return c.PaymentAttempt.mutate(ctx, m)
 	case *PaymentIntentMutation:
@@ -3377,6 +3385,140 @@ func (c *MerchantConnectorAccountClient) mutate(ctx context.Context, m *Merchant
 	}
 }
 
+// OrganizationClient is a client for the Organization schema.
+type OrganizationClient struct {
+	config
+}
+
+// NewOrganizationClient returns a client for the Organization from the given config.
+func NewOrganizationClient(c config) *OrganizationClient {
+	return &OrganizationClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `organization.Hooks(f(g(h())))`.
+func (c *OrganizationClient) Use(hooks ...Hook) {
+	c.hooks.Organization = append(c.hooks.Organization, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `organization.Intercept(f(g(h())))`.
+func (c *OrganizationClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Organization = append(c.inters.Organization, interceptors...)
+}
+
+// Create returns a builder for creating a Organization entity.
+func (c *OrganizationClient) Create() *OrganizationCreate {
+	mutation := newOrganizationMutation(c.config, OpCreate)
+	return &OrganizationCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Organization entities.
+func (c *OrganizationClient) CreateBulk(builders ...*OrganizationCreate) *OrganizationCreateBulk {
+	return &OrganizationCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *OrganizationClient) MapCreateBulk(slice any, setFunc func(*OrganizationCreate, int)) *OrganizationCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &OrganizationCreateBulk{err: fmt.Errorf("calling to OrganizationClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*OrganizationCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &OrganizationCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Organization.
+func (c *OrganizationClient) Update() *OrganizationUpdate {
+	mutation := newOrganizationMutation(c.config, OpUpdate)
+	return &OrganizationUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *OrganizationClient) UpdateOne(_m *Organization) *OrganizationUpdateOne {
+	mutation := newOrganizationMutation(c.config, OpUpdateOne, withOrganization(_m))
+	return &OrganizationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *OrganizationClient) UpdateOneID(id string) *OrganizationUpdateOne {
+	mutation := newOrganizationMutation(c.config, OpUpdateOne, withOrganizationID(id))
+	return &OrganizationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Organization.
+func (c *OrganizationClient) Delete() *OrganizationDelete {
+	mutation := newOrganizationMutation(c.config, OpDelete)
+	return &OrganizationDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *OrganizationClient) DeleteOne(_m *Organization) *OrganizationDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *OrganizationClient) DeleteOneID(id string) *OrganizationDeleteOne {
+	builder := c.Delete().Where(organization.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &OrganizationDeleteOne{builder}
+}
+
+// Query returns a query builder for Organization.
+func (c *OrganizationClient) Query() *OrganizationQuery {
+	return &OrganizationQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeOrganization},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Organization entity by its id.
+func (c *OrganizationClient) Get(ctx context.Context, id string) (*Organization, error) {
+	return c.Query().Where(organization.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *OrganizationClient) GetX(ctx context.Context, id string) *Organization {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *OrganizationClient) Hooks() []Hook {
+	return c.hooks.Organization
+}
+
+// Interceptors returns the client interceptors.
+func (c *OrganizationClient) Interceptors() []Interceptor {
+	inters := c.inters.Organization
+	return append(inters[:len(inters):len(inters)], organization.Interceptors[:]...)
+}
+
+func (c *OrganizationClient) mutate(ctx context.Context, m *OrganizationMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&OrganizationCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&OrganizationUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&OrganizationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&OrganizationDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Organization mutation op: %q", m.Op())
+	}
+}
+
 // PaymentAttemptClient is a client for the PaymentAttempt schema.
 type PaymentAttemptClient struct {
 	config
@@ -5258,17 +5400,19 @@ type (
 		APIKey, AuditEntry, Authentication, BillingSubscription, Capture, Coupon,
 		Customer, Dispute, Event, EventDeliveryAttempt, GsmRule,
 		IncrementalAuthorization, Invitation, Invoice, ItemPrice, Mandate, Membership,
-		MerchantAccount, MerchantConnectorAccount, PaymentAttempt, PaymentIntent,
-		PaymentMethod, Payout, PayoutAttempt, Profile, Refund, RoutingAlgorithm,
-		SubscriptionItem, TestClock, User, WebhookDeliveryTask []ent.Hook
+		MerchantAccount, MerchantConnectorAccount, Organization, PaymentAttempt,
+		PaymentIntent, PaymentMethod, Payout, PayoutAttempt, Profile, Refund,
+		RoutingAlgorithm, SubscriptionItem, TestClock, User,
+		WebhookDeliveryTask []ent.Hook
 	}
 	inters struct {
 		APIKey, AuditEntry, Authentication, BillingSubscription, Capture, Coupon,
 		Customer, Dispute, Event, EventDeliveryAttempt, GsmRule,
 		IncrementalAuthorization, Invitation, Invoice, ItemPrice, Mandate, Membership,
-		MerchantAccount, MerchantConnectorAccount, PaymentAttempt, PaymentIntent,
-		PaymentMethod, Payout, PayoutAttempt, Profile, Refund, RoutingAlgorithm,
-		SubscriptionItem, TestClock, User, WebhookDeliveryTask []ent.Interceptor
+		MerchantAccount, MerchantConnectorAccount, Organization, PaymentAttempt,
+		PaymentIntent, PaymentMethod, Payout, PayoutAttempt, Profile, Refund,
+		RoutingAlgorithm, SubscriptionItem, TestClock, User,
+		WebhookDeliveryTask []ent.Interceptor
 	}
 )
 

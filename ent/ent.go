@@ -26,6 +26,7 @@ import (
 	"switchyard/ent/membership"
 	"switchyard/ent/merchantaccount"
 	"switchyard/ent/merchantconnectoraccount"
+	"switchyard/ent/organization"
 	"switchyard/ent/paymentattempt"
 	"switchyard/ent/paymentintent"
 	"switchyard/ent/paymentmethod"
@@ -122,6 +123,7 @@ func checkColumn(t, c string) error {
 			membership.Table:               membership.ValidColumn,
 			merchantaccount.Table:          merchantaccount.ValidColumn,
 			merchantconnectoraccount.Table: merchantconnectoraccount.ValidColumn,
+			organization.Table:             organization.ValidColumn,
 			paymentattempt.Table:           paymentattempt.ValidColumn,
 			paymentintent.Table:            paymentintent.ValidColumn,
 			paymentmethod.Table:            paymentmethod.ValidColumn,

@@ -52,6 +52,8 @@ type Tx struct {
 	MerchantAccount *MerchantAccountClient
 	// MerchantConnectorAccount is the client for interacting with the MerchantConnectorAccount builders.
 	MerchantConnectorAccount *MerchantConnectorAccountClient
+	// Organization is the client for interacting with the Organization builders.
+	Organization *OrganizationClient
 	// PaymentAttempt is the client for interacting with the PaymentAttempt builders.
 	PaymentAttempt *PaymentAttemptClient
 	// PaymentIntent is the client for interacting with the PaymentIntent builders.
@@ -226,6 +228,7 @@ func (tx *Tx) init() {
 	tx.Membership = NewMembershipClient(tx.config)
 	tx.MerchantAccount = NewMerchantAccountClient(tx.config)
 	tx.MerchantConnectorAccount = NewMerchantConnectorAccountClient(tx.config)
+	tx.Organization = NewOrganizationClient(tx.config)
 	tx.PaymentAttempt = NewPaymentAttemptClient(tx.config)
 	tx.PaymentIntent = NewPaymentIntentClient(tx.config)
 	tx.PaymentMethod = NewPaymentMethodClient(tx.config)

@@ -36,7 +36,6 @@ func merchantBody(id string) map[string]any {
 		"redirect_to_merchant_with_http_post": true,
 		"metadata":                            map[string]any{"tier": "gold", "n": 3},
 		"primary_business_details":            []any{map[string]any{"country": "US", "business": "food"}},
-		"organization_id":                     "org_test",
 		"locker_id":                           "locker_abc123",
 		"merchant_account_type":               "standard",
 		// Hyperswitch members Switchyard does not implement: accepted, ignored.
@@ -54,7 +53,10 @@ func TestMerchantLifecycle(t *testing.T) {
 	c := newClient(t)
 	admin := c.admin()
 
-	created := c.do("POST", "/accounts", admin, merchantBody("merchant_life")).must(t, 200)
+	org := c.do("POST", "/organization", admin, map[string]any{"organization_name": "Life"}).must(t, 200).str("organization_id")
+	first := merchantBody("merchant_life")
+	first["organization_id"] = org
+	created := c.do("POST", "/accounts", admin, first).must(t, 200)
 	golden(t, "merchant_account_create", created.Raw)
 	m := created.obj()
 	if !strings.HasPrefix(created.str("publishable_key"), "pk_snd_") ||
@@ -100,8 +102,9 @@ func TestMerchantLifecycle(t *testing.T) {
 	}
 
 	second := merchantBody("merchant_life_2")
+	second["organization_id"] = org
 	c.do("POST", "/accounts", admin, second).must(t, 200)
-	list := c.do("GET", "/accounts/list?organization_id=org_test", admin, nil).must(t, 200)
+	list := c.do("GET", "/accounts/list?organization_id="+org, admin, nil).must(t, 200)
 	golden(t, "merchant_account_list", list.Raw)
 	items := list.Body.([]any)
 	if len(items) != 2 || items[0].(map[string]any)["merchant_id"] != "merchant_life_2" {

@@ -37,7 +37,8 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 // errorResponse is the status and envelope of err (logged when ≥ 500).
 func errorResponse(r *http.Request, err error) (int, []byte) {
 	e, status := httperr.Of(err)
-	if status >= 500 && !httperr.ClientGone(r.Context(), err) {
+	// 501 is a documented refusal (docs/rest.md, "Not supported"), not a fault.
+	if status >= 500 && status != http.StatusNotImplemented && !httperr.ClientGone(r.Context(), err) {
 		slog.ErrorContext(r.Context(), "request failed", "code", e.Code, "err", e.Error())
 	}
 	return status, encodeJSON(errorBody{Error: errorDetail{Type: e.Type, Message: e.Message, Code: e.Code}})

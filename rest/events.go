@@ -85,6 +85,19 @@ func registerEvents(a *api, svc *events.Service, retrier Retrier) {
 	a.handle("POST /events/{merchant_id}", AdminOnly, withBody(readingBody((*eventListRequest).filter, func(r *http.Request, f events.EventFilter) (any, error) {
 		return respond(eventListOf)(svc.ListEvents(r.Context(), f))
 	})))
+	// The profile's events: the same list, held to the caller's profile
+	// (X-Profile-Id with the merchant's key; Hyperswitch's JWT carries it).
+	a.handle("POST /events/profile/list", MerchantOrAdmin, withBody(readingBody((*eventListRequest).filter, func(r *http.Request, f events.EventFilter) (any, error) {
+		profileID := principal(r).ProfileID
+		if profileID == "" {
+			return nil, errs.MissingField("X-Profile-Id")
+		}
+		if f.ProfileID != nil && *f.ProfileID != profileID {
+			return nil, errs.ProfileNotFound(*f.ProfileID)
+		}
+		f.ProfileID = &profileID
+		return respond(eventListOf)(svc.ListEvents(r.Context(), f))
+	})))
 }
 
 // filter is the domain's event filter; a limit of 0 is refused, as

@@ -59,7 +59,7 @@ func servedOpenAPI(mux *http.ServeMux, alsoServed func(method, path string) bool
 			for method, op := range ops {
 				concrete := pathParam.ReplaceAllString(path, "x")
 				probe := &http.Request{Method: strings.ToUpper(method), URL: &url.URL{Path: concrete}, Host: "switchyard"}
-				if _, pattern := mux.Handler(probe); (pattern != "" && pattern != "/") || alsoServed(probe.Method, concrete) {
+				if _, pattern := mux.Handler(probe); (pattern != "" && pattern != "/" && !isNotSupported(pattern)) || alsoServed(probe.Method, concrete) {
 					kept[method] = op
 				}
 			}

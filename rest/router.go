@@ -57,6 +57,7 @@ func Register(mux *http.ServeMux, d Deps) {
 	a := &api{mux: mux, auth: d.Auth, idem: d.Idempotency}
 	registerAPIKeys(a, d.Merchants)
 	registerAccounts(a, d.Merchants)
+	registerOrganizations(a, d.Merchants)
 	registerProfiles(a, d.Merchants)
 	registerConnectors(a, d.Connectors)
 	registerRefunds(a, d.Payments)
@@ -80,6 +81,7 @@ func Register(mux *http.ServeMux, d Deps) {
 	registerSubscriptions(a, d.Billing)
 	registerAuthentications(a, d.Authentications)
 	registerEvents(a, d.Events, d.Webhooks)
+	registerNotSupported(mux)
 	setDefaultPaymentMethod := defaultPaymentMethodRoute(a, d.Customers)
 	mux.HandleFunc("GET /openapi.json", openAPIHandler(mux, func(method, path string) bool {
 		return method == http.MethodPost && defaultPaymentMethodPath.MatchString(path)

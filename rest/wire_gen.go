@@ -807,6 +807,45 @@ type eventListResponse struct {
 	TotalCount int             `json:"total_count"`
 }
 
+// organizationCreateRequest is the spec's OrganizationCreateRequest.
+type organizationCreateRequest struct {
+	OrganizationName    *string        `json:"organization_name"`
+	OrganizationDetails map[string]any `json:"organization_details"`
+	Metadata            map[string]any `json:"metadata"`
+}
+
+// organizationUpdateRequest is the spec's OrganizationUpdateRequest.
+type organizationUpdateRequest struct {
+	OrganizationName    *string        `json:"organization_name"`
+	OrganizationDetails map[string]any `json:"organization_details"`
+	Metadata            map[string]any `json:"metadata"`
+	PlatformMerchantID  *string        `json:"platform_merchant_id"`
+}
+
+// organizationBody is the spec's OrganizationResponse.
+type organizationBody struct {
+	OrganizationID      string         `json:"organization_id"`
+	OrganizationName    *string        `json:"organization_name"`
+	OrganizationDetails map[string]any `json:"organization_details"`
+	Metadata            map[string]any `json:"metadata"`
+	ModifiedAt          Timestamp      `json:"modified_at"`
+	CreatedAt           Timestamp      `json:"created_at"`
+	OrganizationType    *string        `json:"organization_type"`
+}
+
+// routingFeedbackRequest is the spec's UpdateScorePayload.
+type routingFeedbackRequest struct {
+	MerchantID *string `json:"merchantId"`
+	Gateway    *string `json:"gateway"`
+	Status     *string `json:"status"`
+	PaymentID  *string `json:"paymentId"`
+}
+
+// routingFeedbackResponse is the spec's UpdateScoreResponse.
+type routingFeedbackResponse struct {
+	Message string `json:"message"`
+}
+
 // gsmKeyRequest is GsmRetrieveRequest and GsmDeleteRequest: the five
 // members that name a rule, each required.
 type gsmKeyRequest struct {

@@ -26,6 +26,7 @@ import (
 	"switchyard/ent/membership"
 	"switchyard/ent/merchantaccount"
 	"switchyard/ent/merchantconnectoraccount"
+	"switchyard/ent/organization"
 	"switchyard/ent/paymentattempt"
 	"switchyard/ent/paymentintent"
 	"switchyard/ent/paymentmethod"
@@ -612,6 +613,33 @@ func (f TraverseMerchantConnectorAccount) Traverse(ctx context.Context, q ent.Qu
 	return fmt.Errorf("unexpected query type %T. expect *ent.MerchantConnectorAccountQuery", q)
 }
 
+// The OrganizationFunc type is an adapter to allow the use of ordinary function as a Querier.
+type OrganizationFunc func(context.Context, *ent.OrganizationQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f OrganizationFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.OrganizationQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.OrganizationQuery", q)
+}
+
+// The TraverseOrganization type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseOrganization func(context.Context, *ent.OrganizationQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseOrganization) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseOrganization) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.OrganizationQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.OrganizationQuery", q)
+}
+
 // The PaymentAttemptFunc type is an adapter to allow the use of ordinary function as a Querier.
 type PaymentAttemptFunc func(context.Context, *ent.PaymentAttemptQuery) (ent.Value, error)
 
@@ -977,6 +1005,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.MerchantAccountQuery, predicate.MerchantAccount, merchantaccount.OrderOption]{typ: ent.TypeMerchantAccount, tq: q}, nil
 	case *ent.MerchantConnectorAccountQuery:
 		return &query[*ent.MerchantConnectorAccountQuery, predicate.MerchantConnectorAccount, merchantconnectoraccount.OrderOption]{typ: ent.TypeMerchantConnectorAccount, tq: q}, nil
+	case *ent.OrganizationQuery:
+		return &query[*ent.OrganizationQuery, predicate.Organization, organization.OrderOption]{typ: ent.TypeOrganization, tq: q}, nil
 	case *ent.PaymentAttemptQuery:
 		return &query[*ent.PaymentAttemptQuery, predicate.PaymentAttempt, paymentattempt.OrderOption]{typ: ent.TypePaymentAttempt, tq: q}, nil
 	case *ent.PaymentIntentQuery:

@@ -863,6 +863,21 @@ var (
 			},
 		},
 	}
+	// OrganizationsColumns holds the columns for the "organizations" table.
+	OrganizationsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "modified_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "organization_name", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "organization_details", Type: field.TypeJSON, Nullable: true},
+		{Name: "metadata", Type: field.TypeJSON, Nullable: true},
+	}
+	// OrganizationsTable holds the schema information for the "organizations" table.
+	OrganizationsTable = &schema.Table{
+		Name:       "organizations",
+		Columns:    OrganizationsColumns,
+		PrimaryKey: []*schema.Column{OrganizationsColumns[0]},
+	}
 	// PaymentAttemptsColumns holds the columns for the "payment_attempts" table.
 	PaymentAttemptsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
@@ -1565,6 +1580,7 @@ var (
 		MembershipsTable,
 		MerchantAccountsTable,
 		MerchantConnectorAccountsTable,
+		OrganizationsTable,
 		PaymentAttemptsTable,
 		PaymentIntentsTable,
 		PaymentMethodsTable,

@@ -63,6 +63,9 @@ type MerchantAccount func(*sql.Selector)
 // MerchantConnectorAccount is the predicate function for merchantconnectoraccount builders.
 type MerchantConnectorAccount func(*sql.Selector)
 
+// Organization is the predicate function for organization builders.
+type Organization func(*sql.Selector)
+
 // PaymentAttempt is the predicate function for paymentattempt builders.
 type PaymentAttempt func(*sql.Selector)
 

@@ -22,6 +22,7 @@ import (
 	"switchyard/ent/membership"
 	"switchyard/ent/merchantaccount"
 	"switchyard/ent/merchantconnectoraccount"
+	"switchyard/ent/organization"
 	"switchyard/ent/paymentattempt"
 	"switchyard/ent/paymentintent"
 	"switchyard/ent/paymentmethod"
@@ -2150,6 +2151,45 @@ func init() {
 	// merchantconnectoraccount.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	merchantconnectoraccount.IDValidator = func() func(string) error {
 		validators := merchantconnectoraccountDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	organizationMixin := schema.Organization{}.Mixin()
+	organizationInters := schema.Organization{}.Interceptors()
+	organization.Interceptors[0] = organizationInters[0]
+	organizationMixinFields0 := organizationMixin[0].Fields()
+	_ = organizationMixinFields0
+	organizationFields := schema.Organization{}.Fields()
+	_ = organizationFields
+	// organizationDescCreatedAt is the schema descriptor for created_at field.
+	organizationDescCreatedAt := organizationMixinFields0[0].Descriptor()
+	// organization.DefaultCreatedAt holds the default value on creation for the created_at field.
+	organization.DefaultCreatedAt = organizationDescCreatedAt.Default.(func() time.Time)
+	// organizationDescModifiedAt is the schema descriptor for modified_at field.
+	organizationDescModifiedAt := organizationMixinFields0[1].Descriptor()
+	// organization.DefaultModifiedAt holds the default value on creation for the modified_at field.
+	organization.DefaultModifiedAt = organizationDescModifiedAt.Default.(func() time.Time)
+	// organization.UpdateDefaultModifiedAt holds the default value on update for the modified_at field.
+	organization.UpdateDefaultModifiedAt = organizationDescModifiedAt.UpdateDefault.(func() time.Time)
+	// organizationDescOrganizationName is the schema descriptor for organization_name field.
+	organizationDescOrganizationName := organizationFields[1].Descriptor()
+	// organization.OrganizationNameValidator is a validator for the "organization_name" field. It is called by the builders before save.
+	organization.OrganizationNameValidator = organizationDescOrganizationName.Validators[0].(func(string) error)
+	// organizationDescID is the schema descriptor for id field.
+	organizationDescID := organizationFields[0].Descriptor()
+	// organization.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	organization.IDValidator = func() func(string) error {
+		validators := organizationDescID.Validators
 		fns := [...]func(string) error{
 			validators[0].(func(string) error),
 			validators[1].(func(string) error),

@@ -47,10 +47,13 @@ const (
 	// KindTooManyRequests: the caller is refused for a while (repeated
 	// failed sign-ins).
 	KindTooManyRequests
+	// KindNotImplemented: the operation exists in Hyperswitch's API but
+	// has no meaning in Switchyard (Hyperswitch's NotImplemented, 501).
+	KindNotImplemented
 )
 
 var kindNames = [...]string{"invalid", "unauthenticated", "forbidden", "not_found",
-	"method_not_allowed", "conflict", "too_large", "unprocessable", "internal", "unavailable", "too_many_requests"}
+	"method_not_allowed", "conflict", "too_large", "unprocessable", "internal", "unavailable", "too_many_requests", "not_implemented"}
 
 // String is the kind's name ("not_found").
 func (k Kind) String() string {
@@ -220,6 +223,12 @@ func Unavailable(component string) *Error {
 
 // UnrecognizedURL: no route matches.
 func UnrecognizedURL() *Error { return ErrUnrecognizedURL.New() }
+
+// NotSupported: a documented operation that cannot mean anything in a
+// self-hosted Switchyard; reason says why.
+func NotSupported(reason string) *Error {
+	return ErrNotImplemented.Newf("%s", reason)
+}
 
 // PreconditionFailed: the request is well formed, but the resource's
 // current state does not allow it (deleting a default profile).

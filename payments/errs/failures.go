@@ -78,6 +78,9 @@ var (
 	ErrUnrecognizedURL = define("unrecognized_url", nil)
 	// ErrMethodNotAllowed: the route exists with another method.
 	ErrMethodNotAllowed = define("method_not_allowed", nil)
+	// ErrNotImplemented: a documented operation Switchyard does not serve
+	// because it has no meaning here (docs/rest.md, "Not supported").
+	ErrNotImplemented = define("not_implemented", nil)
 
 	// ErrInvalidRequest: the body cannot be read as the operation's
 	// request (malformed JSON, a wrong type, an unknown member) or a

@@ -35,6 +35,7 @@ var hyperswitch = map[*Failure]wire{
 	ErrForbidden:        {KindForbidden, "IR_22", typeInvalidRequest, "AccessForbidden", "Access forbidden. Not authorized to access this resource"},
 	ErrUnrecognizedURL:  {KindNotFound, "IR_02", typeInvalidRequest, "InvalidRequestUrl", "Unrecognized request URL"},
 	ErrMethodNotAllowed: {KindMethodNotAllowed, "IR_03", typeInvalidRequest, "InvalidHttpMethod", "The HTTP method is not applicable for this API"},
+	ErrNotImplemented:   {KindNotImplemented, "IR_00", typeInvalidRequest, "NotImplemented", "This API is not supported"},
 
 	ErrInvalidRequest:     {KindInvalid, "IR_06", typeInvalidRequest, "InvalidRequestData", "The request could not be read"},
 	ErrInvalidRequestData: {KindUnprocessable, "IR_06", typeInvalidRequest, "InvalidRequestData", "The request cannot be done as given"},

@@ -18,7 +18,8 @@ import (
 type MerchantAccountInput struct {
 	MerchantID string
 	MerchantAccountFields
-	// OrganizationID is generated (org_…) when absent.
+	// OrganizationID names an existing organization; when absent a new
+	// one is created for the merchant.
 	OrganizationID *string
 	// MerchantAccountType must be "standard" when given.
 	MerchantAccountType *string
@@ -57,11 +58,6 @@ func (s *Service) CreateMerchantAccount(ctx context.Context, in MerchantAccountI
 	if err != nil {
 		return nil, err
 	}
-	orgID := in.OrganizationID
-	if orgID == nil {
-		generated := "org_" + ids.Base62(20)
-		orgID = &generated
-	}
 	var out MerchantAccountView
 	err = s.db.InTx(ctx, func(tx *ent.Tx) error {
 		exists, err := tx.MerchantAccount.Query().Where(merchantaccount.ID(in.MerchantID)).Exist(ctx)
@@ -71,8 +67,12 @@ func (s *Service) CreateMerchantAccount(ctx context.Context, in MerchantAccountI
 		if exists {
 			return errs.Duplicate("The merchant account with the specified details already exists in our records")
 		}
+		orgID, err := organizationFor(ctx, tx, in.OrganizationID)
+		if err != nil {
+			return err
+		}
 		profileID := ids.New(ids.Profile)
-		m, err := in.create(tx.MerchantAccount.Create(), profileID, *orgID).Save(ctx)
+		m, err := in.create(tx.MerchantAccount.Create(), profileID, orgID).Save(ctx)
 		if err != nil {
 			return txn.Error(err, "merchant account")
 		}

@@ -206,15 +206,21 @@ func validFeature(feature string) error {
 
 // refOf is the profile's reference to its configuration of type typ.
 func refOf(d *schematype.DynamicRouting, typ string) **schematype.DynamicRoutingRef {
-	if typ == TypeSuccessRate {
+	switch typ {
+	case TypeSuccessRate:
 		return &d.SuccessBased
+	case TypeContract:
+		return &d.Contract
 	}
 	return &d.Elimination
 }
 
 func dynamicName(typ string) string {
-	if typ == TypeSuccessRate {
+	switch typ {
+	case TypeSuccessRate:
 		return "Success rate based dynamic routing algorithm"
+	case TypeContract:
+		return "Contract based dynamic routing algorithm"
 	}
 	return "Elimination based dynamic routing algorithm"
 }

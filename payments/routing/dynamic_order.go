@@ -19,6 +19,7 @@ import (
 type dynamicRouting struct {
 	successRate *successRateRule
 	elimination *eliminationRule
+	contract    *contractRule
 }
 
 type successRateRule struct {
@@ -37,10 +38,13 @@ type eliminationRule struct {
 	threshold float64 // the success share below which an account is out
 }
 
-func (d dynamicRouting) records() bool { return d.successRate != nil || d.elimination != nil }
+func (d dynamicRouting) records() bool {
+	return d.successRate != nil || d.elimination != nil || d.contract != nil
+}
 
 func (d dynamicRouting) selects() bool {
-	return (d.successRate != nil && d.successRate.selects) || (d.elimination != nil && d.elimination.selects)
+	return (d.successRate != nil && d.successRate.selects) || (d.elimination != nil && d.elimination.selects) ||
+		(d.contract != nil && d.contract.selects)
 }
 
 // window is how many outcomes per account the profile keeps.
@@ -51,6 +55,9 @@ func (d dynamicRouting) window() int {
 	}
 	if d.elimination != nil {
 		n = max(n, d.elimination.bucket)
+	}
+	if d.contract != nil {
+		n = max(n, d.contract.window())
 	}
 	return n
 }
@@ -96,6 +103,12 @@ func loadDynamic(ctx context.Context, db *ent.Client, d *schematype.DynamicRouti
 			coolDown:  time.Duration(*el.EliminationAnalyserConfig.BucketLeakIntervalInSecs) * time.Second,
 			threshold: *el.DecisionEngineConfigs.Threshold}
 	}
+	var ct ContractConfig
+	if ok, err := load(d.Contract, &ct); err != nil {
+		return out, err
+	} else if ok {
+		out.contract = contractRuleOf(ct, d.Contract.EnabledFeature == FeatureConnectorSelction)
+	}
 	return out, nil
 }
 
@@ -112,6 +125,9 @@ func (s *Service) keepOutcomes(ctx context.Context, profileID string, d dynamicR
 	ttl := outcomesTTL
 	if d.successRate != nil {
 		ttl = max(ttl, d.successRate.maxAge)
+	}
+	if d.contract != nil {
+		ttl = max(ttl, d.contract.ttl())
 	}
 	_ = s.outcomes.Keep(ctx, profileID, d.window(), ttl)
 }
@@ -300,6 +316,12 @@ func orderByOutcomes(candidates []*ent.MerchantConnectorAccount, windows map[str
 				}
 				return 0
 			})
+		}
+	}
+	if ct := dr.contract; ct != nil && ct.selects {
+		var moved bool
+		if out, moved = ct.order(out, windows, now); moved && approach == "" {
+			approach = ApproachContract
 		}
 	}
 	if el := dr.elimination; el != nil && el.selects {

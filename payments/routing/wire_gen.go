@@ -48,3 +48,23 @@ type EliminationAnalyserConfig struct {
 type EliminationThreshold struct {
 	Threshold *float64 `json:"threshold,omitempty"`
 }
+
+// ContractConfig is Hyperswitch's ContractBasedRoutingConfig.
+type ContractConfig struct {
+	Config    *ContractConfigBody `json:"config,omitempty"`
+	LabelInfo []ContractLabel     `json:"label_info,omitempty"`
+}
+
+// ContractConfigBody is Hyperswitch's ContractBasedRoutingConfigBody.
+type ContractConfigBody struct {
+	Constants []float64 `json:"constants,omitempty"`
+	TimeScale *string   `json:"time_scale,omitempty"`
+}
+
+// ContractLabel is one connector account's contract (LabelInformation).
+type ContractLabel struct {
+	Label       *string `json:"label,omitempty"`
+	TargetCount *int64  `json:"target_count,omitempty"`
+	TargetTime  *int64  `json:"target_time,omitempty"`
+	MCAID       *string `json:"mca_id,omitempty"`
+}

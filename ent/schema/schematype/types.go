@@ -66,11 +66,12 @@ type RoutingAlgorithm struct {
 }
 
 // DynamicRouting is a profile's dynamic routing (Hyperswitch's
-// DynamicRoutingAlgorithmRef): its success-rate and its elimination
+// DynamicRoutingAlgorithmRef): its success-rate, its elimination and its contract
 // configuration, each nil until first toggled or created.
 type DynamicRouting struct {
 	SuccessBased *DynamicRoutingRef `json:"success_based_algorithm,omitempty"`
 	Elimination  *DynamicRoutingRef `json:"elimination_routing_algorithm,omitempty"`
+	Contract     *DynamicRoutingRef `json:"contract_based_routing,omitempty"`
 }
 
 // DynamicRoutingRef is one dynamic configuration of a profile and the
