@@ -22,6 +22,7 @@ import (
 	"switchyard/ent/event"
 	"switchyard/ent/eventdeliveryattempt"
 	"switchyard/ent/gsmrule"
+	"switchyard/ent/incomingwebhook"
 	"switchyard/ent/incrementalauthorization"
 	"switchyard/ent/invitation"
 	"switchyard/ent/invoice"
@@ -37,6 +38,7 @@ import (
 	"switchyard/ent/payoutattempt"
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
+	"switchyard/ent/relay"
 	"switchyard/ent/routingalgorithm"
 	"switchyard/ent/subscriptionitem"
 	"switchyard/ent/testclock"
@@ -78,6 +80,8 @@ type Client struct {
 	EventDeliveryAttempt *EventDeliveryAttemptClient
 	// GsmRule is the client for interacting with the GsmRule builders.
 	GsmRule *GsmRuleClient
+	// IncomingWebhook is the client for interacting with the IncomingWebhook builders.
+	IncomingWebhook *IncomingWebhookClient
 	// IncrementalAuthorization is the client for interacting with the IncrementalAuthorization builders.
 	IncrementalAuthorization *IncrementalAuthorizationClient
 	// Invitation is the client for interacting with the Invitation builders.
@@ -108,6 +112,8 @@ type Client struct {
 	Profile *ProfileClient
 	// Refund is the client for interacting with the Refund builders.
 	Refund *RefundClient
+	// Relay is the client for interacting with the Relay builders.
+	Relay *RelayClient
 	// RoutingAlgorithm is the client for interacting with the RoutingAlgorithm builders.
 	RoutingAlgorithm *RoutingAlgorithmClient
 	// SubscriptionItem is the client for interacting with the SubscriptionItem builders.
@@ -140,6 +146,7 @@ func (c *Client) init() {
 	c.Event = NewEventClient(c.config)
 	c.EventDeliveryAttempt = NewEventDeliveryAttemptClient(c.config)
 	c.GsmRule = NewGsmRuleClient(c.config)
+	c.IncomingWebhook = NewIncomingWebhookClient(c.config)
 	c.IncrementalAuthorization = NewIncrementalAuthorizationClient(c.config)
 	c.Invitation = NewInvitationClient(c.config)
 	c.Invoice = NewInvoiceClient(c.config)
@@ -155,6 +162,7 @@ func (c *Client) init() {
 	c.PayoutAttempt = NewPayoutAttemptClient(c.config)
 	c.Profile = NewProfileClient(c.config)
 	c.Refund = NewRefundClient(c.config)
+	c.Relay = NewRelayClient(c.config)
 	c.RoutingAlgorithm = NewRoutingAlgorithmClient(c.config)
 	c.SubscriptionItem = NewSubscriptionItemClient(c.config)
 	c.TestClock = NewTestClockClient(c.config)
@@ -263,6 +271,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Event:                    NewEventClient(cfg),
 		EventDeliveryAttempt:     NewEventDeliveryAttemptClient(cfg),
 		GsmRule:                  NewGsmRuleClient(cfg),
+		IncomingWebhook:          NewIncomingWebhookClient(cfg),
 		IncrementalAuthorization: NewIncrementalAuthorizationClient(cfg),
 		Invitation:               NewInvitationClient(cfg),
 		Invoice:                  NewInvoiceClient(cfg),
@@ -278,6 +287,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		PayoutAttempt:            NewPayoutAttemptClient(cfg),
 		Profile:                  NewProfileClient(cfg),
 		Refund:                   NewRefundClient(cfg),
+		Relay:                    NewRelayClient(cfg),
 		RoutingAlgorithm:         NewRoutingAlgorithmClient(cfg),
 		SubscriptionItem:         NewSubscriptionItemClient(cfg),
 		TestClock:                NewTestClockClient(cfg),
@@ -313,6 +323,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Event:                    NewEventClient(cfg),
 		EventDeliveryAttempt:     NewEventDeliveryAttemptClient(cfg),
 		GsmRule:                  NewGsmRuleClient(cfg),
+		IncomingWebhook:          NewIncomingWebhookClient(cfg),
 		IncrementalAuthorization: NewIncrementalAuthorizationClient(cfg),
 		Invitation:               NewInvitationClient(cfg),
 		Invoice:                  NewInvoiceClient(cfg),
@@ -328,6 +339,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		PayoutAttempt:            NewPayoutAttemptClient(cfg),
 		Profile:                  NewProfileClient(cfg),
 		Refund:                   NewRefundClient(cfg),
+		Relay:                    NewRelayClient(cfg),
 		RoutingAlgorithm:         NewRoutingAlgorithmClient(cfg),
 		SubscriptionItem:         NewSubscriptionItemClient(cfg),
 		TestClock:                NewTestClockClient(cfg),
@@ -364,11 +376,11 @@ func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIKey, c.AuditEntry, c.Authentication, c.BillingSubscription, c.Capture,
 		c.Coupon, c.Customer, c.Dispute, c.Event, c.EventDeliveryAttempt, c.GsmRule,
-		c.IncrementalAuthorization, c.Invitation, c.Invoice, c.ItemPrice, c.Mandate,
-		c.Membership, c.MerchantAccount, c.MerchantConnectorAccount, c.PaymentAttempt,
-		c.PaymentIntent, c.PaymentMethod, c.Payout, c.PayoutAttempt, c.Profile,
-		c.Refund, c.RoutingAlgorithm, c.SubscriptionItem, c.TestClock, c.User,
-		c.WebhookDeliveryTask,
+		c.IncomingWebhook, c.IncrementalAuthorization, c.Invitation, c.Invoice,
+		c.ItemPrice, c.Mandate, c.Membership, c.MerchantAccount,
+		c.MerchantConnectorAccount, c.PaymentAttempt, c.PaymentIntent, c.PaymentMethod,
+		c.Payout, c.PayoutAttempt, c.Profile, c.Refund, c.Relay, c.RoutingAlgorithm,
+		c.SubscriptionItem, c.TestClock, c.User, c.WebhookDeliveryTask,
 	} {
 		n.Use(hooks...)
 	}
@@ -380,11 +392,11 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIKey, c.AuditEntry, c.Authentication, c.BillingSubscription, c.Capture,
 		c.Coupon, c.Customer, c.Dispute, c.Event, c.EventDeliveryAttempt, c.GsmRule,
-		c.IncrementalAuthorization, c.Invitation, c.Invoice, c.ItemPrice, c.Mandate,
-		c.Membership, c.MerchantAccount, c.MerchantConnectorAccount, c.PaymentAttempt,
-		c.PaymentIntent, c.PaymentMethod, c.Payout, c.PayoutAttempt, c.Profile,
-		c.Refund, c.RoutingAlgorithm, c.SubscriptionItem, c.TestClock, c.User,
-		c.WebhookDeliveryTask,
+		c.IncomingWebhook, c.IncrementalAuthorization, c.Invitation, c.Invoice,
+		c.ItemPrice, c.Mandate, c.Membership, c.MerchantAccount,
+		c.MerchantConnectorAccount, c.PaymentAttempt, c.PaymentIntent, c.PaymentMethod,
+		c.Payout, c.PayoutAttempt, c.Profile, c.Refund, c.Relay, c.RoutingAlgorithm,
+		c.SubscriptionItem, c.TestClock, c.User, c.WebhookDeliveryTask,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -415,6 +427,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.EventDeliveryAttempt.mutate(ctx, m)
 	case *GsmRuleMutation:
 		return c.GsmRule.mutate(ctx, m)
+	case *IncomingWebhookMutation:
+		return c.IncomingWebhook.mutate(ctx, m)
 	case *IncrementalAuthorizationMutation:
 		return c.IncrementalAuthorization.mutate(ctx, m)
 	case *InvitationMutation:
@@ -445,6 +459,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Profile.mutate(ctx, m)
 	case *RefundMutation:
 		return c.Refund.mutate(ctx, m)
+	case *RelayMutation:
+		return c.Relay.mutate(ctx, m)
 	case *RoutingAlgorithmMutation:
 		return c.RoutingAlgorithm.mutate(ctx, m)
 	case *SubscriptionItemMutation:
@@ -2134,6 +2150,141 @@ func (c *GsmRuleClient) mutate(ctx context.Context, m *GsmRuleMutation) (Value, 
 		return (&GsmRuleDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown GsmRule mutation op: %q", m.Op())
+	}
+}
+
+// IncomingWebhookClient is a client for the IncomingWebhook schema.
+type IncomingWebhookClient struct {
+	config
+}
+
+// NewIncomingWebhookClient returns a client for the IncomingWebhook from the given config.
+func NewIncomingWebhookClient(c config) *IncomingWebhookClient {
+	return &IncomingWebhookClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `incomingwebhook.Hooks(f(g(h())))`.
+func (c *IncomingWebhookClient) Use(hooks ...Hook) {
+	c.hooks.IncomingWebhook = append(c.hooks.IncomingWebhook, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `incomingwebhook.Intercept(f(g(h())))`.
+func (c *IncomingWebhookClient) Intercept(interceptors ...Interceptor) {
+	c.inters.IncomingWebhook = append(c.inters.IncomingWebhook, interceptors...)
+}
+
+// Create returns a builder for creating a IncomingWebhook entity.
+func (c *IncomingWebhookClient) Create() *IncomingWebhookCreate {
+	mutation := newIncomingWebhookMutation(c.config, OpCreate)
+	return &IncomingWebhookCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of IncomingWebhook entities.
+func (c *IncomingWebhookClient) CreateBulk(builders ...*IncomingWebhookCreate) *IncomingWebhookCreateBulk {
+	return &IncomingWebhookCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *IncomingWebhookClient) MapCreateBulk(slice any, setFunc func(*IncomingWebhookCreate, int)) *IncomingWebhookCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &IncomingWebhookCreateBulk{err: fmt.Errorf("calling to IncomingWebhookClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*IncomingWebhookCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &IncomingWebhookCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for IncomingWebhook.
+func (c *IncomingWebhookClient) Update() *IncomingWebhookUpdate {
+	mutation := newIncomingWebhookMutation(c.config, OpUpdate)
+	return &IncomingWebhookUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *IncomingWebhookClient) UpdateOne(_m *IncomingWebhook) *IncomingWebhookUpdateOne {
+	mutation := newIncomingWebhookMutation(c.config, OpUpdateOne, withIncomingWebhook(_m))
+	return &IncomingWebhookUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *IncomingWebhookClient) UpdateOneID(id string) *IncomingWebhookUpdateOne {
+	mutation := newIncomingWebhookMutation(c.config, OpUpdateOne, withIncomingWebhookID(id))
+	return &IncomingWebhookUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for IncomingWebhook.
+func (c *IncomingWebhookClient) Delete() *IncomingWebhookDelete {
+	mutation := newIncomingWebhookMutation(c.config, OpDelete)
+	return &IncomingWebhookDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *IncomingWebhookClient) DeleteOne(_m *IncomingWebhook) *IncomingWebhookDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *IncomingWebhookClient) DeleteOneID(id string) *IncomingWebhookDeleteOne {
+	builder := c.Delete().Where(incomingwebhook.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &IncomingWebhookDeleteOne{builder}
+}
+
+// Query returns a query builder for IncomingWebhook.
+func (c *IncomingWebhookClient) Query() *IncomingWebhookQuery {
+	return &IncomingWebhookQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeIncomingWebhook},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a IncomingWebhook entity by its id.
+func (c *IncomingWebhookClient) Get(ctx context.Context, id string) (*IncomingWebhook, error) {
+	return c.Query().Where(incomingwebhook.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *IncomingWebhookClient) GetX(ctx context.Context, id string) *IncomingWebhook {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *IncomingWebhookClient) Hooks() []Hook {
+	hooks := c.hooks.IncomingWebhook
+	return append(hooks[:len(hooks):len(hooks)], incomingwebhook.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *IncomingWebhookClient) Interceptors() []Interceptor {
+	inters := c.inters.IncomingWebhook
+	return append(inters[:len(inters):len(inters)], incomingwebhook.Interceptors[:]...)
+}
+
+func (c *IncomingWebhookClient) mutate(ctx context.Context, m *IncomingWebhookMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&IncomingWebhookCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&IncomingWebhookUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&IncomingWebhookUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&IncomingWebhookDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown IncomingWebhook mutation op: %q", m.Op())
 	}
 }
 
@@ -4546,6 +4697,141 @@ func (c *RefundClient) mutate(ctx context.Context, m *RefundMutation) (Value, er
 	}
 }
 
+// RelayClient is a client for the Relay schema.
+type RelayClient struct {
+	config
+}
+
+// NewRelayClient returns a client for the Relay from the given config.
+func NewRelayClient(c config) *RelayClient {
+	return &RelayClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `relay.Hooks(f(g(h())))`.
+func (c *RelayClient) Use(hooks ...Hook) {
+	c.hooks.Relay = append(c.hooks.Relay, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `relay.Intercept(f(g(h())))`.
+func (c *RelayClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Relay = append(c.inters.Relay, interceptors...)
+}
+
+// Create returns a builder for creating a Relay entity.
+func (c *RelayClient) Create() *RelayCreate {
+	mutation := newRelayMutation(c.config, OpCreate)
+	return &RelayCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Relay entities.
+func (c *RelayClient) CreateBulk(builders ...*RelayCreate) *RelayCreateBulk {
+	return &RelayCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *RelayClient) MapCreateBulk(slice any, setFunc func(*RelayCreate, int)) *RelayCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &RelayCreateBulk{err: fmt.Errorf("calling to RelayClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*RelayCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &RelayCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Relay.
+func (c *RelayClient) Update() *RelayUpdate {
+	mutation := newRelayMutation(c.config, OpUpdate)
+	return &RelayUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *RelayClient) UpdateOne(_m *Relay) *RelayUpdateOne {
+	mutation := newRelayMutation(c.config, OpUpdateOne, withRelay(_m))
+	return &RelayUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *RelayClient) UpdateOneID(id string) *RelayUpdateOne {
+	mutation := newRelayMutation(c.config, OpUpdateOne, withRelayID(id))
+	return &RelayUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Relay.
+func (c *RelayClient) Delete() *RelayDelete {
+	mutation := newRelayMutation(c.config, OpDelete)
+	return &RelayDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *RelayClient) DeleteOne(_m *Relay) *RelayDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *RelayClient) DeleteOneID(id string) *RelayDeleteOne {
+	builder := c.Delete().Where(relay.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &RelayDeleteOne{builder}
+}
+
+// Query returns a query builder for Relay.
+func (c *RelayClient) Query() *RelayQuery {
+	return &RelayQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeRelay},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Relay entity by its id.
+func (c *RelayClient) Get(ctx context.Context, id string) (*Relay, error) {
+	return c.Query().Where(relay.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *RelayClient) GetX(ctx context.Context, id string) *Relay {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *RelayClient) Hooks() []Hook {
+	hooks := c.hooks.Relay
+	return append(hooks[:len(hooks):len(hooks)], relay.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *RelayClient) Interceptors() []Interceptor {
+	inters := c.inters.Relay
+	return append(inters[:len(inters):len(inters)], relay.Interceptors[:]...)
+}
+
+func (c *RelayClient) mutate(ctx context.Context, m *RelayMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&RelayCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&RelayUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&RelayUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&RelayDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Relay mutation op: %q", m.Op())
+	}
+}
+
 // RoutingAlgorithmClient is a client for the RoutingAlgorithm schema.
 type RoutingAlgorithmClient struct {
 	config
@@ -5256,18 +5542,18 @@ func (c *WebhookDeliveryTaskClient) mutate(ctx context.Context, m *WebhookDelive
 type (
 	hooks struct {
 		APIKey, AuditEntry, Authentication, BillingSubscription, Capture, Coupon,
-		Customer, Dispute, Event, EventDeliveryAttempt, GsmRule,
+		Customer, Dispute, Event, EventDeliveryAttempt, GsmRule, IncomingWebhook,
 		IncrementalAuthorization, Invitation, Invoice, ItemPrice, Mandate, Membership,
 		MerchantAccount, MerchantConnectorAccount, PaymentAttempt, PaymentIntent,
-		PaymentMethod, Payout, PayoutAttempt, Profile, Refund, RoutingAlgorithm,
+		PaymentMethod, Payout, PayoutAttempt, Profile, Refund, Relay, RoutingAlgorithm,
 		SubscriptionItem, TestClock, User, WebhookDeliveryTask []ent.Hook
 	}
 	inters struct {
 		APIKey, AuditEntry, Authentication, BillingSubscription, Capture, Coupon,
-		Customer, Dispute, Event, EventDeliveryAttempt, GsmRule,
+		Customer, Dispute, Event, EventDeliveryAttempt, GsmRule, IncomingWebhook,
 		IncrementalAuthorization, Invitation, Invoice, ItemPrice, Mandate, Membership,
 		MerchantAccount, MerchantConnectorAccount, PaymentAttempt, PaymentIntent,
-		PaymentMethod, Payout, PayoutAttempt, Profile, Refund, RoutingAlgorithm,
+		PaymentMethod, Payout, PayoutAttempt, Profile, Refund, Relay, RoutingAlgorithm,
 		SubscriptionItem, TestClock, User, WebhookDeliveryTask []ent.Interceptor
 	}
 )

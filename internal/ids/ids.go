@@ -41,6 +41,8 @@ const (
 	Subscription             = "sub"
 	Invoice                  = "invoice"
 	TestClock                = "clock"
+	IncomingWebhook          = "whin"
+	Relay                    = "relay"
 )
 
 // idLen base62 characters carry 24·log2(62) ≈ 142.9 bits.
