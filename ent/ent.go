@@ -18,6 +18,7 @@ import (
 	"switchyard/ent/event"
 	"switchyard/ent/eventdeliveryattempt"
 	"switchyard/ent/gsmrule"
+	"switchyard/ent/incomingwebhook"
 	"switchyard/ent/incrementalauthorization"
 	"switchyard/ent/invitation"
 	"switchyard/ent/invoice"
@@ -34,6 +35,7 @@ import (
 	"switchyard/ent/payoutattempt"
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
+	"switchyard/ent/relay"
 	"switchyard/ent/routingalgorithm"
 	"switchyard/ent/subscriptionitem"
 	"switchyard/ent/testclock"
@@ -115,6 +117,7 @@ func checkColumn(t, c string) error {
 			event.Table:                    event.ValidColumn,
 			eventdeliveryattempt.Table:     eventdeliveryattempt.ValidColumn,
 			gsmrule.Table:                  gsmrule.ValidColumn,
+			incomingwebhook.Table:          incomingwebhook.ValidColumn,
 			incrementalauthorization.Table: incrementalauthorization.ValidColumn,
 			invitation.Table:               invitation.ValidColumn,
 			invoice.Table:                  invoice.ValidColumn,
@@ -131,6 +134,7 @@ func checkColumn(t, c string) error {
 			payoutattempt.Table:            payoutattempt.ValidColumn,
 			profile.Table:                  profile.ValidColumn,
 			refund.Table:                   refund.ValidColumn,
+			relay.Table:                    relay.ValidColumn,
 			routingalgorithm.Table:         routingalgorithm.ValidColumn,
 			subscriptionitem.Table:         subscriptionitem.ValidColumn,
 			testclock.Table:                testclock.ValidColumn,

@@ -61,3 +61,9 @@ func (_m *PayoutAttempt) DisplayAmount() string {
 func (_m *Refund) DisplayAmount() string {
 	return _m.Currency.Display(_m.Amount)
 }
+
+// DisplayAmount is the amount in major units with its currency code,
+// e.g. "USD 12.34" (JPY has no decimals, KWD three).
+func (_m *Relay) DisplayAmount() string {
+	return _m.Currency.Display(_m.Amount)
+}

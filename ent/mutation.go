@@ -17,6 +17,7 @@ import (
 	"switchyard/ent/event"
 	"switchyard/ent/eventdeliveryattempt"
 	"switchyard/ent/gsmrule"
+	"switchyard/ent/incomingwebhook"
 	"switchyard/ent/incrementalauthorization"
 	"switchyard/ent/invitation"
 	"switchyard/ent/invoice"
@@ -34,6 +35,7 @@ import (
 	"switchyard/ent/predicate"
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
+	"switchyard/ent/relay"
 	"switchyard/ent/routingalgorithm"
 	"switchyard/ent/schema/schematype"
 	"switchyard/ent/subscriptionitem"
@@ -67,6 +69,7 @@ const (
 	TypeEvent                    = "Event"
 	TypeEventDeliveryAttempt     = "EventDeliveryAttempt"
 	TypeGsmRule                  = "GsmRule"
+	TypeIncomingWebhook          = "IncomingWebhook"
 	TypeIncrementalAuthorization = "IncrementalAuthorization"
 	TypeInvitation               = "Invitation"
 	TypeInvoice                  = "Invoice"
@@ -83,6 +86,7 @@ const (
 	TypePayoutAttempt            = "PayoutAttempt"
 	TypeProfile                  = "Profile"
 	TypeRefund                   = "Refund"
+	TypeRelay                    = "Relay"
 	TypeRoutingAlgorithm         = "RoutingAlgorithm"
 	TypeSubscriptionItem         = "SubscriptionItem"
 	TypeTestClock                = "TestClock"
@@ -16814,6 +16818,846 @@ func (m *GsmRuleMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *GsmRuleMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown GsmRule edge %s", name)
+}
+
+// IncomingWebhookMutation represents an operation that mutates the IncomingWebhook nodes in the graph.
+type IncomingWebhookMutation struct {
+	config
+	op                   Op
+	typ                  string
+	id                   *string
+	merchant_id          *string
+	created_at           *time.Time
+	modified_at          *time.Time
+	connector_account_id *string
+	connector_event_id   *string
+	event_type           *string
+	object_type          *incomingwebhook.ObjectType
+	object_reference     *string
+	outcome              *incomingwebhook.Outcome
+	object_id            *string
+	clearedFields        map[string]struct{}
+	done                 bool
+	oldValue             func(context.Context) (*IncomingWebhook, error)
+	predicates           []predicate.IncomingWebhook
+}
+
+var _ ent.Mutation = (*IncomingWebhookMutation)(nil)
+
+// incomingwebhookOption allows management of the mutation configuration using functional options.
+type incomingwebhookOption func(*IncomingWebhookMutation)
+
+// newIncomingWebhookMutation creates new mutation for the IncomingWebhook entity.
+func newIncomingWebhookMutation(c config, op Op, opts ...incomingwebhookOption) *IncomingWebhookMutation {
+	m := &IncomingWebhookMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeIncomingWebhook,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withIncomingWebhookID sets the ID field of the mutation.
+func withIncomingWebhookID(id string) incomingwebhookOption {
+	return func(m *IncomingWebhookMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *IncomingWebhook
+		)
+		m.oldValue = func(ctx context.Context) (*IncomingWebhook, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().IncomingWebhook.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withIncomingWebhook sets the old IncomingWebhook of the mutation.
+func withIncomingWebhook(node *IncomingWebhook) incomingwebhookOption {
+	return func(m *IncomingWebhookMutation) {
+		m.oldValue = func(context.Context) (*IncomingWebhook, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m IncomingWebhookMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m IncomingWebhookMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of IncomingWebhook entities.
+func (m *IncomingWebhookMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *IncomingWebhookMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *IncomingWebhookMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().IncomingWebhook.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetMerchantID sets the "merchant_id" field.
+func (m *IncomingWebhookMutation) SetMerchantID(s string) {
+	m.merchant_id = &s
+}
+
+// MerchantID returns the value of the "merchant_id" field in the mutation.
+func (m *IncomingWebhookMutation) MerchantID() (r string, exists bool) {
+	v := m.merchant_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMerchantID returns the old "merchant_id" field's value of the IncomingWebhook entity.
+// If the IncomingWebhook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IncomingWebhookMutation) OldMerchantID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMerchantID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMerchantID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMerchantID: %w", err)
+	}
+	return oldValue.MerchantID, nil
+}
+
+// ResetMerchantID resets all changes to the "merchant_id" field.
+func (m *IncomingWebhookMutation) ResetMerchantID() {
+	m.merchant_id = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *IncomingWebhookMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *IncomingWebhookMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the IncomingWebhook entity.
+// If the IncomingWebhook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IncomingWebhookMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *IncomingWebhookMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetModifiedAt sets the "modified_at" field.
+func (m *IncomingWebhookMutation) SetModifiedAt(t time.Time) {
+	m.modified_at = &t
+}
+
+// ModifiedAt returns the value of the "modified_at" field in the mutation.
+func (m *IncomingWebhookMutation) ModifiedAt() (r time.Time, exists bool) {
+	v := m.modified_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldModifiedAt returns the old "modified_at" field's value of the IncomingWebhook entity.
+// If the IncomingWebhook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IncomingWebhookMutation) OldModifiedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldModifiedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldModifiedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldModifiedAt: %w", err)
+	}
+	return oldValue.ModifiedAt, nil
+}
+
+// ResetModifiedAt resets all changes to the "modified_at" field.
+func (m *IncomingWebhookMutation) ResetModifiedAt() {
+	m.modified_at = nil
+}
+
+// SetConnectorAccountID sets the "connector_account_id" field.
+func (m *IncomingWebhookMutation) SetConnectorAccountID(s string) {
+	m.connector_account_id = &s
+}
+
+// ConnectorAccountID returns the value of the "connector_account_id" field in the mutation.
+func (m *IncomingWebhookMutation) ConnectorAccountID() (r string, exists bool) {
+	v := m.connector_account_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldConnectorAccountID returns the old "connector_account_id" field's value of the IncomingWebhook entity.
+// If the IncomingWebhook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IncomingWebhookMutation) OldConnectorAccountID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldConnectorAccountID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldConnectorAccountID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldConnectorAccountID: %w", err)
+	}
+	return oldValue.ConnectorAccountID, nil
+}
+
+// ResetConnectorAccountID resets all changes to the "connector_account_id" field.
+func (m *IncomingWebhookMutation) ResetConnectorAccountID() {
+	m.connector_account_id = nil
+}
+
+// SetConnectorEventID sets the "connector_event_id" field.
+func (m *IncomingWebhookMutation) SetConnectorEventID(s string) {
+	m.connector_event_id = &s
+}
+
+// ConnectorEventID returns the value of the "connector_event_id" field in the mutation.
+func (m *IncomingWebhookMutation) ConnectorEventID() (r string, exists bool) {
+	v := m.connector_event_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldConnectorEventID returns the old "connector_event_id" field's value of the IncomingWebhook entity.
+// If the IncomingWebhook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IncomingWebhookMutation) OldConnectorEventID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldConnectorEventID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldConnectorEventID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldConnectorEventID: %w", err)
+	}
+	return oldValue.ConnectorEventID, nil
+}
+
+// ResetConnectorEventID resets all changes to the "connector_event_id" field.
+func (m *IncomingWebhookMutation) ResetConnectorEventID() {
+	m.connector_event_id = nil
+}
+
+// SetEventType sets the "event_type" field.
+func (m *IncomingWebhookMutation) SetEventType(s string) {
+	m.event_type = &s
+}
+
+// EventType returns the value of the "event_type" field in the mutation.
+func (m *IncomingWebhookMutation) EventType() (r string, exists bool) {
+	v := m.event_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEventType returns the old "event_type" field's value of the IncomingWebhook entity.
+// If the IncomingWebhook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IncomingWebhookMutation) OldEventType(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEventType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEventType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEventType: %w", err)
+	}
+	return oldValue.EventType, nil
+}
+
+// ResetEventType resets all changes to the "event_type" field.
+func (m *IncomingWebhookMutation) ResetEventType() {
+	m.event_type = nil
+}
+
+// SetObjectType sets the "object_type" field.
+func (m *IncomingWebhookMutation) SetObjectType(it incomingwebhook.ObjectType) {
+	m.object_type = &it
+}
+
+// ObjectType returns the value of the "object_type" field in the mutation.
+func (m *IncomingWebhookMutation) ObjectType() (r incomingwebhook.ObjectType, exists bool) {
+	v := m.object_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldObjectType returns the old "object_type" field's value of the IncomingWebhook entity.
+// If the IncomingWebhook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IncomingWebhookMutation) OldObjectType(ctx context.Context) (v incomingwebhook.ObjectType, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldObjectType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldObjectType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldObjectType: %w", err)
+	}
+	return oldValue.ObjectType, nil
+}
+
+// ResetObjectType resets all changes to the "object_type" field.
+func (m *IncomingWebhookMutation) ResetObjectType() {
+	m.object_type = nil
+}
+
+// SetObjectReference sets the "object_reference" field.
+func (m *IncomingWebhookMutation) SetObjectReference(s string) {
+	m.object_reference = &s
+}
+
+// ObjectReference returns the value of the "object_reference" field in the mutation.
+func (m *IncomingWebhookMutation) ObjectReference() (r string, exists bool) {
+	v := m.object_reference
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldObjectReference returns the old "object_reference" field's value of the IncomingWebhook entity.
+// If the IncomingWebhook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IncomingWebhookMutation) OldObjectReference(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldObjectReference is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldObjectReference requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldObjectReference: %w", err)
+	}
+	return oldValue.ObjectReference, nil
+}
+
+// ResetObjectReference resets all changes to the "object_reference" field.
+func (m *IncomingWebhookMutation) ResetObjectReference() {
+	m.object_reference = nil
+}
+
+// SetOutcome sets the "outcome" field.
+func (m *IncomingWebhookMutation) SetOutcome(i incomingwebhook.Outcome) {
+	m.outcome = &i
+}
+
+// Outcome returns the value of the "outcome" field in the mutation.
+func (m *IncomingWebhookMutation) Outcome() (r incomingwebhook.Outcome, exists bool) {
+	v := m.outcome
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOutcome returns the old "outcome" field's value of the IncomingWebhook entity.
+// If the IncomingWebhook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IncomingWebhookMutation) OldOutcome(ctx context.Context) (v incomingwebhook.Outcome, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOutcome is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOutcome requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOutcome: %w", err)
+	}
+	return oldValue.Outcome, nil
+}
+
+// ResetOutcome resets all changes to the "outcome" field.
+func (m *IncomingWebhookMutation) ResetOutcome() {
+	m.outcome = nil
+}
+
+// SetObjectID sets the "object_id" field.
+func (m *IncomingWebhookMutation) SetObjectID(s string) {
+	m.object_id = &s
+}
+
+// ObjectID returns the value of the "object_id" field in the mutation.
+func (m *IncomingWebhookMutation) ObjectID() (r string, exists bool) {
+	v := m.object_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldObjectID returns the old "object_id" field's value of the IncomingWebhook entity.
+// If the IncomingWebhook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IncomingWebhookMutation) OldObjectID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldObjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldObjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldObjectID: %w", err)
+	}
+	return oldValue.ObjectID, nil
+}
+
+// ClearObjectID clears the value of the "object_id" field.
+func (m *IncomingWebhookMutation) ClearObjectID() {
+	m.object_id = nil
+	m.clearedFields[incomingwebhook.FieldObjectID] = struct{}{}
+}
+
+// ObjectIDCleared returns if the "object_id" field was cleared in this mutation.
+func (m *IncomingWebhookMutation) ObjectIDCleared() bool {
+	_, ok := m.clearedFields[incomingwebhook.FieldObjectID]
+	return ok
+}
+
+// ResetObjectID resets all changes to the "object_id" field.
+func (m *IncomingWebhookMutation) ResetObjectID() {
+	m.object_id = nil
+	delete(m.clearedFields, incomingwebhook.FieldObjectID)
+}
+
+// Where appends a list predicates to the IncomingWebhookMutation builder.
+func (m *IncomingWebhookMutation) Where(ps ...predicate.IncomingWebhook) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the IncomingWebhookMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *IncomingWebhookMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.IncomingWebhook, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *IncomingWebhookMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *IncomingWebhookMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (IncomingWebhook).
+func (m *IncomingWebhookMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *IncomingWebhookMutation) Fields() []string {
+	fields := make([]string, 0, 10)
+	if m.merchant_id != nil {
+		fields = append(fields, incomingwebhook.FieldMerchantID)
+	}
+	if m.created_at != nil {
+		fields = append(fields, incomingwebhook.FieldCreatedAt)
+	}
+	if m.modified_at != nil {
+		fields = append(fields, incomingwebhook.FieldModifiedAt)
+	}
+	if m.connector_account_id != nil {
+		fields = append(fields, incomingwebhook.FieldConnectorAccountID)
+	}
+	if m.connector_event_id != nil {
+		fields = append(fields, incomingwebhook.FieldConnectorEventID)
+	}
+	if m.event_type != nil {
+		fields = append(fields, incomingwebhook.FieldEventType)
+	}
+	if m.object_type != nil {
+		fields = append(fields, incomingwebhook.FieldObjectType)
+	}
+	if m.object_reference != nil {
+		fields = append(fields, incomingwebhook.FieldObjectReference)
+	}
+	if m.outcome != nil {
+		fields = append(fields, incomingwebhook.FieldOutcome)
+	}
+	if m.object_id != nil {
+		fields = append(fields, incomingwebhook.FieldObjectID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *IncomingWebhookMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case incomingwebhook.FieldMerchantID:
+		return m.MerchantID()
+	case incomingwebhook.FieldCreatedAt:
+		return m.CreatedAt()
+	case incomingwebhook.FieldModifiedAt:
+		return m.ModifiedAt()
+	case incomingwebhook.FieldConnectorAccountID:
+		return m.ConnectorAccountID()
+	case incomingwebhook.FieldConnectorEventID:
+		return m.ConnectorEventID()
+	case incomingwebhook.FieldEventType:
+		return m.EventType()
+	case incomingwebhook.FieldObjectType:
+		return m.ObjectType()
+	case incomingwebhook.FieldObjectReference:
+		return m.ObjectReference()
+	case incomingwebhook.FieldOutcome:
+		return m.Outcome()
+	case incomingwebhook.FieldObjectID:
+		return m.ObjectID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *IncomingWebhookMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case incomingwebhook.FieldMerchantID:
+		return m.OldMerchantID(ctx)
+	case incomingwebhook.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case incomingwebhook.FieldModifiedAt:
+		return m.OldModifiedAt(ctx)
+	case incomingwebhook.FieldConnectorAccountID:
+		return m.OldConnectorAccountID(ctx)
+	case incomingwebhook.FieldConnectorEventID:
+		return m.OldConnectorEventID(ctx)
+	case incomingwebhook.FieldEventType:
+		return m.OldEventType(ctx)
+	case incomingwebhook.FieldObjectType:
+		return m.OldObjectType(ctx)
+	case incomingwebhook.FieldObjectReference:
+		return m.OldObjectReference(ctx)
+	case incomingwebhook.FieldOutcome:
+		return m.OldOutcome(ctx)
+	case incomingwebhook.FieldObjectID:
+		return m.OldObjectID(ctx)
+	}
+	return nil, fmt.Errorf("unknown IncomingWebhook field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *IncomingWebhookMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case incomingwebhook.FieldMerchantID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMerchantID(v)
+		return nil
+	case incomingwebhook.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case incomingwebhook.FieldModifiedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModifiedAt(v)
+		return nil
+	case incomingwebhook.FieldConnectorAccountID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetConnectorAccountID(v)
+		return nil
+	case incomingwebhook.FieldConnectorEventID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetConnectorEventID(v)
+		return nil
+	case incomingwebhook.FieldEventType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEventType(v)
+		return nil
+	case incomingwebhook.FieldObjectType:
+		v, ok := value.(incomingwebhook.ObjectType)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetObjectType(v)
+		return nil
+	case incomingwebhook.FieldObjectReference:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetObjectReference(v)
+		return nil
+	case incomingwebhook.FieldOutcome:
+		v, ok := value.(incomingwebhook.Outcome)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOutcome(v)
+		return nil
+	case incomingwebhook.FieldObjectID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetObjectID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown IncomingWebhook field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *IncomingWebhookMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *IncomingWebhookMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *IncomingWebhookMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown IncomingWebhook numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *IncomingWebhookMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(incomingwebhook.FieldObjectID) {
+		fields = append(fields, incomingwebhook.FieldObjectID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *IncomingWebhookMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *IncomingWebhookMutation) ClearField(name string) error {
+	switch name {
+	case incomingwebhook.FieldObjectID:
+		m.ClearObjectID()
+		return nil
+	}
+	return fmt.Errorf("unknown IncomingWebhook nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *IncomingWebhookMutation) ResetField(name string) error {
+	switch name {
+	case incomingwebhook.FieldMerchantID:
+		m.ResetMerchantID()
+		return nil
+	case incomingwebhook.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case incomingwebhook.FieldModifiedAt:
+		m.ResetModifiedAt()
+		return nil
+	case incomingwebhook.FieldConnectorAccountID:
+		m.ResetConnectorAccountID()
+		return nil
+	case incomingwebhook.FieldConnectorEventID:
+		m.ResetConnectorEventID()
+		return nil
+	case incomingwebhook.FieldEventType:
+		m.ResetEventType()
+		return nil
+	case incomingwebhook.FieldObjectType:
+		m.ResetObjectType()
+		return nil
+	case incomingwebhook.FieldObjectReference:
+		m.ResetObjectReference()
+		return nil
+	case incomingwebhook.FieldOutcome:
+		m.ResetOutcome()
+		return nil
+	case incomingwebhook.FieldObjectID:
+		m.ResetObjectID()
+		return nil
+	}
+	return fmt.Errorf("unknown IncomingWebhook field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *IncomingWebhookMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *IncomingWebhookMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *IncomingWebhookMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *IncomingWebhookMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *IncomingWebhookMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *IncomingWebhookMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *IncomingWebhookMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown IncomingWebhook unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *IncomingWebhookMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown IncomingWebhook edge %s", name)
 }
 
 // IncrementalAuthorizationMutation represents an operation that mutates the IncrementalAuthorization nodes in the graph.
@@ -49876,6 +50720,1209 @@ func (m *RefundMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Refund edge %s", name)
+}
+
+// RelayMutation represents an operation that mutates the Relay nodes in the graph.
+type RelayMutation struct {
+	config
+	op                     Op
+	typ                    string
+	id                     *string
+	merchant_id            *string
+	created_at             *time.Time
+	modified_at            *time.Time
+	profile_id             *string
+	connector_account_id   *string
+	connector_resource_id  *string
+	_type                  *relay.Type
+	amount                 *int64
+	addamount              *int64
+	currency               *schematype.Currency
+	reason                 *string
+	status                 *relay.Status
+	error_code             *string
+	error_message          *string
+	connector_reference_id *string
+	idempotency_key        *string
+	clearedFields          map[string]struct{}
+	done                   bool
+	oldValue               func(context.Context) (*Relay, error)
+	predicates             []predicate.Relay
+}
+
+var _ ent.Mutation = (*RelayMutation)(nil)
+
+// relayOption allows management of the mutation configuration using functional options.
+type relayOption func(*RelayMutation)
+
+// newRelayMutation creates new mutation for the Relay entity.
+func newRelayMutation(c config, op Op, opts ...relayOption) *RelayMutation {
+	m := &RelayMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeRelay,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withRelayID sets the ID field of the mutation.
+func withRelayID(id string) relayOption {
+	return func(m *RelayMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Relay
+		)
+		m.oldValue = func(ctx context.Context) (*Relay, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Relay.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withRelay sets the old Relay of the mutation.
+func withRelay(node *Relay) relayOption {
+	return func(m *RelayMutation) {
+		m.oldValue = func(context.Context) (*Relay, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m RelayMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m RelayMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of Relay entities.
+func (m *RelayMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *RelayMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *RelayMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Relay.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetMerchantID sets the "merchant_id" field.
+func (m *RelayMutation) SetMerchantID(s string) {
+	m.merchant_id = &s
+}
+
+// MerchantID returns the value of the "merchant_id" field in the mutation.
+func (m *RelayMutation) MerchantID() (r string, exists bool) {
+	v := m.merchant_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMerchantID returns the old "merchant_id" field's value of the Relay entity.
+// If the Relay object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RelayMutation) OldMerchantID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMerchantID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMerchantID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMerchantID: %w", err)
+	}
+	return oldValue.MerchantID, nil
+}
+
+// ResetMerchantID resets all changes to the "merchant_id" field.
+func (m *RelayMutation) ResetMerchantID() {
+	m.merchant_id = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *RelayMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *RelayMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Relay entity.
+// If the Relay object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RelayMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *RelayMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetModifiedAt sets the "modified_at" field.
+func (m *RelayMutation) SetModifiedAt(t time.Time) {
+	m.modified_at = &t
+}
+
+// ModifiedAt returns the value of the "modified_at" field in the mutation.
+func (m *RelayMutation) ModifiedAt() (r time.Time, exists bool) {
+	v := m.modified_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldModifiedAt returns the old "modified_at" field's value of the Relay entity.
+// If the Relay object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RelayMutation) OldModifiedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldModifiedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldModifiedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldModifiedAt: %w", err)
+	}
+	return oldValue.ModifiedAt, nil
+}
+
+// ResetModifiedAt resets all changes to the "modified_at" field.
+func (m *RelayMutation) ResetModifiedAt() {
+	m.modified_at = nil
+}
+
+// SetProfileID sets the "profile_id" field.
+func (m *RelayMutation) SetProfileID(s string) {
+	m.profile_id = &s
+}
+
+// ProfileID returns the value of the "profile_id" field in the mutation.
+func (m *RelayMutation) ProfileID() (r string, exists bool) {
+	v := m.profile_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProfileID returns the old "profile_id" field's value of the Relay entity.
+// If the Relay object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RelayMutation) OldProfileID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProfileID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProfileID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProfileID: %w", err)
+	}
+	return oldValue.ProfileID, nil
+}
+
+// ResetProfileID resets all changes to the "profile_id" field.
+func (m *RelayMutation) ResetProfileID() {
+	m.profile_id = nil
+}
+
+// SetConnectorAccountID sets the "connector_account_id" field.
+func (m *RelayMutation) SetConnectorAccountID(s string) {
+	m.connector_account_id = &s
+}
+
+// ConnectorAccountID returns the value of the "connector_account_id" field in the mutation.
+func (m *RelayMutation) ConnectorAccountID() (r string, exists bool) {
+	v := m.connector_account_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldConnectorAccountID returns the old "connector_account_id" field's value of the Relay entity.
+// If the Relay object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RelayMutation) OldConnectorAccountID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldConnectorAccountID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldConnectorAccountID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldConnectorAccountID: %w", err)
+	}
+	return oldValue.ConnectorAccountID, nil
+}
+
+// ResetConnectorAccountID resets all changes to the "connector_account_id" field.
+func (m *RelayMutation) ResetConnectorAccountID() {
+	m.connector_account_id = nil
+}
+
+// SetConnectorResourceID sets the "connector_resource_id" field.
+func (m *RelayMutation) SetConnectorResourceID(s string) {
+	m.connector_resource_id = &s
+}
+
+// ConnectorResourceID returns the value of the "connector_resource_id" field in the mutation.
+func (m *RelayMutation) ConnectorResourceID() (r string, exists bool) {
+	v := m.connector_resource_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldConnectorResourceID returns the old "connector_resource_id" field's value of the Relay entity.
+// If the Relay object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RelayMutation) OldConnectorResourceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldConnectorResourceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldConnectorResourceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldConnectorResourceID: %w", err)
+	}
+	return oldValue.ConnectorResourceID, nil
+}
+
+// ResetConnectorResourceID resets all changes to the "connector_resource_id" field.
+func (m *RelayMutation) ResetConnectorResourceID() {
+	m.connector_resource_id = nil
+}
+
+// SetType sets the "type" field.
+func (m *RelayMutation) SetType(r relay.Type) {
+	m._type = &r
+}
+
+// GetType returns the value of the "type" field in the mutation.
+func (m *RelayMutation) GetType() (r relay.Type, exists bool) {
+	v := m._type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldType returns the old "type" field's value of the Relay entity.
+// If the Relay object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RelayMutation) OldType(ctx context.Context) (v relay.Type, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldType: %w", err)
+	}
+	return oldValue.Type, nil
+}
+
+// ResetType resets all changes to the "type" field.
+func (m *RelayMutation) ResetType() {
+	m._type = nil
+}
+
+// SetAmount sets the "amount" field.
+func (m *RelayMutation) SetAmount(i int64) {
+	m.amount = &i
+	m.addamount = nil
+}
+
+// Amount returns the value of the "amount" field in the mutation.
+func (m *RelayMutation) Amount() (r int64, exists bool) {
+	v := m.amount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAmount returns the old "amount" field's value of the Relay entity.
+// If the Relay object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RelayMutation) OldAmount(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAmount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAmount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAmount: %w", err)
+	}
+	return oldValue.Amount, nil
+}
+
+// AddAmount adds i to the "amount" field.
+func (m *RelayMutation) AddAmount(i int64) {
+	if m.addamount != nil {
+		*m.addamount += i
+	} else {
+		m.addamount = &i
+	}
+}
+
+// AddedAmount returns the value that was added to the "amount" field in this mutation.
+func (m *RelayMutation) AddedAmount() (r int64, exists bool) {
+	v := m.addamount
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAmount resets all changes to the "amount" field.
+func (m *RelayMutation) ResetAmount() {
+	m.amount = nil
+	m.addamount = nil
+}
+
+// SetCurrency sets the "currency" field.
+func (m *RelayMutation) SetCurrency(s schematype.Currency) {
+	m.currency = &s
+}
+
+// Currency returns the value of the "currency" field in the mutation.
+func (m *RelayMutation) Currency() (r schematype.Currency, exists bool) {
+	v := m.currency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCurrency returns the old "currency" field's value of the Relay entity.
+// If the Relay object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RelayMutation) OldCurrency(ctx context.Context) (v schematype.Currency, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCurrency is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCurrency requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCurrency: %w", err)
+	}
+	return oldValue.Currency, nil
+}
+
+// ResetCurrency resets all changes to the "currency" field.
+func (m *RelayMutation) ResetCurrency() {
+	m.currency = nil
+}
+
+// SetReason sets the "reason" field.
+func (m *RelayMutation) SetReason(s string) {
+	m.reason = &s
+}
+
+// Reason returns the value of the "reason" field in the mutation.
+func (m *RelayMutation) Reason() (r string, exists bool) {
+	v := m.reason
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReason returns the old "reason" field's value of the Relay entity.
+// If the Relay object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RelayMutation) OldReason(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReason is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReason requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReason: %w", err)
+	}
+	return oldValue.Reason, nil
+}
+
+// ClearReason clears the value of the "reason" field.
+func (m *RelayMutation) ClearReason() {
+	m.reason = nil
+	m.clearedFields[relay.FieldReason] = struct{}{}
+}
+
+// ReasonCleared returns if the "reason" field was cleared in this mutation.
+func (m *RelayMutation) ReasonCleared() bool {
+	_, ok := m.clearedFields[relay.FieldReason]
+	return ok
+}
+
+// ResetReason resets all changes to the "reason" field.
+func (m *RelayMutation) ResetReason() {
+	m.reason = nil
+	delete(m.clearedFields, relay.FieldReason)
+}
+
+// SetStatus sets the "status" field.
+func (m *RelayMutation) SetStatus(r relay.Status) {
+	m.status = &r
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *RelayMutation) Status() (r relay.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the Relay entity.
+// If the Relay object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RelayMutation) OldStatus(ctx context.Context) (v relay.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *RelayMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetErrorCode sets the "error_code" field.
+func (m *RelayMutation) SetErrorCode(s string) {
+	m.error_code = &s
+}
+
+// ErrorCode returns the value of the "error_code" field in the mutation.
+func (m *RelayMutation) ErrorCode() (r string, exists bool) {
+	v := m.error_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldErrorCode returns the old "error_code" field's value of the Relay entity.
+// If the Relay object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RelayMutation) OldErrorCode(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldErrorCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldErrorCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldErrorCode: %w", err)
+	}
+	return oldValue.ErrorCode, nil
+}
+
+// ClearErrorCode clears the value of the "error_code" field.
+func (m *RelayMutation) ClearErrorCode() {
+	m.error_code = nil
+	m.clearedFields[relay.FieldErrorCode] = struct{}{}
+}
+
+// ErrorCodeCleared returns if the "error_code" field was cleared in this mutation.
+func (m *RelayMutation) ErrorCodeCleared() bool {
+	_, ok := m.clearedFields[relay.FieldErrorCode]
+	return ok
+}
+
+// ResetErrorCode resets all changes to the "error_code" field.
+func (m *RelayMutation) ResetErrorCode() {
+	m.error_code = nil
+	delete(m.clearedFields, relay.FieldErrorCode)
+}
+
+// SetErrorMessage sets the "error_message" field.
+func (m *RelayMutation) SetErrorMessage(s string) {
+	m.error_message = &s
+}
+
+// ErrorMessage returns the value of the "error_message" field in the mutation.
+func (m *RelayMutation) ErrorMessage() (r string, exists bool) {
+	v := m.error_message
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldErrorMessage returns the old "error_message" field's value of the Relay entity.
+// If the Relay object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RelayMutation) OldErrorMessage(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldErrorMessage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldErrorMessage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldErrorMessage: %w", err)
+	}
+	return oldValue.ErrorMessage, nil
+}
+
+// ClearErrorMessage clears the value of the "error_message" field.
+func (m *RelayMutation) ClearErrorMessage() {
+	m.error_message = nil
+	m.clearedFields[relay.FieldErrorMessage] = struct{}{}
+}
+
+// ErrorMessageCleared returns if the "error_message" field was cleared in this mutation.
+func (m *RelayMutation) ErrorMessageCleared() bool {
+	_, ok := m.clearedFields[relay.FieldErrorMessage]
+	return ok
+}
+
+// ResetErrorMessage resets all changes to the "error_message" field.
+func (m *RelayMutation) ResetErrorMessage() {
+	m.error_message = nil
+	delete(m.clearedFields, relay.FieldErrorMessage)
+}
+
+// SetConnectorReferenceID sets the "connector_reference_id" field.
+func (m *RelayMutation) SetConnectorReferenceID(s string) {
+	m.connector_reference_id = &s
+}
+
+// ConnectorReferenceID returns the value of the "connector_reference_id" field in the mutation.
+func (m *RelayMutation) ConnectorReferenceID() (r string, exists bool) {
+	v := m.connector_reference_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldConnectorReferenceID returns the old "connector_reference_id" field's value of the Relay entity.
+// If the Relay object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RelayMutation) OldConnectorReferenceID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldConnectorReferenceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldConnectorReferenceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldConnectorReferenceID: %w", err)
+	}
+	return oldValue.ConnectorReferenceID, nil
+}
+
+// ClearConnectorReferenceID clears the value of the "connector_reference_id" field.
+func (m *RelayMutation) ClearConnectorReferenceID() {
+	m.connector_reference_id = nil
+	m.clearedFields[relay.FieldConnectorReferenceID] = struct{}{}
+}
+
+// ConnectorReferenceIDCleared returns if the "connector_reference_id" field was cleared in this mutation.
+func (m *RelayMutation) ConnectorReferenceIDCleared() bool {
+	_, ok := m.clearedFields[relay.FieldConnectorReferenceID]
+	return ok
+}
+
+// ResetConnectorReferenceID resets all changes to the "connector_reference_id" field.
+func (m *RelayMutation) ResetConnectorReferenceID() {
+	m.connector_reference_id = nil
+	delete(m.clearedFields, relay.FieldConnectorReferenceID)
+}
+
+// SetIdempotencyKey sets the "idempotency_key" field.
+func (m *RelayMutation) SetIdempotencyKey(s string) {
+	m.idempotency_key = &s
+}
+
+// IdempotencyKey returns the value of the "idempotency_key" field in the mutation.
+func (m *RelayMutation) IdempotencyKey() (r string, exists bool) {
+	v := m.idempotency_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIdempotencyKey returns the old "idempotency_key" field's value of the Relay entity.
+// If the Relay object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RelayMutation) OldIdempotencyKey(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIdempotencyKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIdempotencyKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIdempotencyKey: %w", err)
+	}
+	return oldValue.IdempotencyKey, nil
+}
+
+// ResetIdempotencyKey resets all changes to the "idempotency_key" field.
+func (m *RelayMutation) ResetIdempotencyKey() {
+	m.idempotency_key = nil
+}
+
+// Where appends a list predicates to the RelayMutation builder.
+func (m *RelayMutation) Where(ps ...predicate.Relay) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the RelayMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *RelayMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Relay, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *RelayMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *RelayMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Relay).
+func (m *RelayMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *RelayMutation) Fields() []string {
+	fields := make([]string, 0, 15)
+	if m.merchant_id != nil {
+		fields = append(fields, relay.FieldMerchantID)
+	}
+	if m.created_at != nil {
+		fields = append(fields, relay.FieldCreatedAt)
+	}
+	if m.modified_at != nil {
+		fields = append(fields, relay.FieldModifiedAt)
+	}
+	if m.profile_id != nil {
+		fields = append(fields, relay.FieldProfileID)
+	}
+	if m.connector_account_id != nil {
+		fields = append(fields, relay.FieldConnectorAccountID)
+	}
+	if m.connector_resource_id != nil {
+		fields = append(fields, relay.FieldConnectorResourceID)
+	}
+	if m._type != nil {
+		fields = append(fields, relay.FieldType)
+	}
+	if m.amount != nil {
+		fields = append(fields, relay.FieldAmount)
+	}
+	if m.currency != nil {
+		fields = append(fields, relay.FieldCurrency)
+	}
+	if m.reason != nil {
+		fields = append(fields, relay.FieldReason)
+	}
+	if m.status != nil {
+		fields = append(fields, relay.FieldStatus)
+	}
+	if m.error_code != nil {
+		fields = append(fields, relay.FieldErrorCode)
+	}
+	if m.error_message != nil {
+		fields = append(fields, relay.FieldErrorMessage)
+	}
+	if m.connector_reference_id != nil {
+		fields = append(fields, relay.FieldConnectorReferenceID)
+	}
+	if m.idempotency_key != nil {
+		fields = append(fields, relay.FieldIdempotencyKey)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *RelayMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case relay.FieldMerchantID:
+		return m.MerchantID()
+	case relay.FieldCreatedAt:
+		return m.CreatedAt()
+	case relay.FieldModifiedAt:
+		return m.ModifiedAt()
+	case relay.FieldProfileID:
+		return m.ProfileID()
+	case relay.FieldConnectorAccountID:
+		return m.ConnectorAccountID()
+	case relay.FieldConnectorResourceID:
+		return m.ConnectorResourceID()
+	case relay.FieldType:
+		return m.GetType()
+	case relay.FieldAmount:
+		return m.Amount()
+	case relay.FieldCurrency:
+		return m.Currency()
+	case relay.FieldReason:
+		return m.Reason()
+	case relay.FieldStatus:
+		return m.Status()
+	case relay.FieldErrorCode:
+		return m.ErrorCode()
+	case relay.FieldErrorMessage:
+		return m.ErrorMessage()
+	case relay.FieldConnectorReferenceID:
+		return m.ConnectorReferenceID()
+	case relay.FieldIdempotencyKey:
+		return m.IdempotencyKey()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *RelayMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case relay.FieldMerchantID:
+		return m.OldMerchantID(ctx)
+	case relay.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case relay.FieldModifiedAt:
+		return m.OldModifiedAt(ctx)
+	case relay.FieldProfileID:
+		return m.OldProfileID(ctx)
+	case relay.FieldConnectorAccountID:
+		return m.OldConnectorAccountID(ctx)
+	case relay.FieldConnectorResourceID:
+		return m.OldConnectorResourceID(ctx)
+	case relay.FieldType:
+		return m.OldType(ctx)
+	case relay.FieldAmount:
+		return m.OldAmount(ctx)
+	case relay.FieldCurrency:
+		return m.OldCurrency(ctx)
+	case relay.FieldReason:
+		return m.OldReason(ctx)
+	case relay.FieldStatus:
+		return m.OldStatus(ctx)
+	case relay.FieldErrorCode:
+		return m.OldErrorCode(ctx)
+	case relay.FieldErrorMessage:
+		return m.OldErrorMessage(ctx)
+	case relay.FieldConnectorReferenceID:
+		return m.OldConnectorReferenceID(ctx)
+	case relay.FieldIdempotencyKey:
+		return m.OldIdempotencyKey(ctx)
+	}
+	return nil, fmt.Errorf("unknown Relay field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RelayMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case relay.FieldMerchantID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMerchantID(v)
+		return nil
+	case relay.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case relay.FieldModifiedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModifiedAt(v)
+		return nil
+	case relay.FieldProfileID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProfileID(v)
+		return nil
+	case relay.FieldConnectorAccountID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetConnectorAccountID(v)
+		return nil
+	case relay.FieldConnectorResourceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetConnectorResourceID(v)
+		return nil
+	case relay.FieldType:
+		v, ok := value.(relay.Type)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetType(v)
+		return nil
+	case relay.FieldAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAmount(v)
+		return nil
+	case relay.FieldCurrency:
+		v, ok := value.(schematype.Currency)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCurrency(v)
+		return nil
+	case relay.FieldReason:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReason(v)
+		return nil
+	case relay.FieldStatus:
+		v, ok := value.(relay.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case relay.FieldErrorCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetErrorCode(v)
+		return nil
+	case relay.FieldErrorMessage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetErrorMessage(v)
+		return nil
+	case relay.FieldConnectorReferenceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetConnectorReferenceID(v)
+		return nil
+	case relay.FieldIdempotencyKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIdempotencyKey(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Relay field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *RelayMutation) AddedFields() []string {
+	var fields []string
+	if m.addamount != nil {
+		fields = append(fields, relay.FieldAmount)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *RelayMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case relay.FieldAmount:
+		return m.AddedAmount()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RelayMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case relay.FieldAmount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAmount(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Relay numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *RelayMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(relay.FieldReason) {
+		fields = append(fields, relay.FieldReason)
+	}
+	if m.FieldCleared(relay.FieldErrorCode) {
+		fields = append(fields, relay.FieldErrorCode)
+	}
+	if m.FieldCleared(relay.FieldErrorMessage) {
+		fields = append(fields, relay.FieldErrorMessage)
+	}
+	if m.FieldCleared(relay.FieldConnectorReferenceID) {
+		fields = append(fields, relay.FieldConnectorReferenceID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *RelayMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *RelayMutation) ClearField(name string) error {
+	switch name {
+	case relay.FieldReason:
+		m.ClearReason()
+		return nil
+	case relay.FieldErrorCode:
+		m.ClearErrorCode()
+		return nil
+	case relay.FieldErrorMessage:
+		m.ClearErrorMessage()
+		return nil
+	case relay.FieldConnectorReferenceID:
+		m.ClearConnectorReferenceID()
+		return nil
+	}
+	return fmt.Errorf("unknown Relay nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *RelayMutation) ResetField(name string) error {
+	switch name {
+	case relay.FieldMerchantID:
+		m.ResetMerchantID()
+		return nil
+	case relay.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case relay.FieldModifiedAt:
+		m.ResetModifiedAt()
+		return nil
+	case relay.FieldProfileID:
+		m.ResetProfileID()
+		return nil
+	case relay.FieldConnectorAccountID:
+		m.ResetConnectorAccountID()
+		return nil
+	case relay.FieldConnectorResourceID:
+		m.ResetConnectorResourceID()
+		return nil
+	case relay.FieldType:
+		m.ResetType()
+		return nil
+	case relay.FieldAmount:
+		m.ResetAmount()
+		return nil
+	case relay.FieldCurrency:
+		m.ResetCurrency()
+		return nil
+	case relay.FieldReason:
+		m.ResetReason()
+		return nil
+	case relay.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case relay.FieldErrorCode:
+		m.ResetErrorCode()
+		return nil
+	case relay.FieldErrorMessage:
+		m.ResetErrorMessage()
+		return nil
+	case relay.FieldConnectorReferenceID:
+		m.ResetConnectorReferenceID()
+		return nil
+	case relay.FieldIdempotencyKey:
+		m.ResetIdempotencyKey()
+		return nil
+	}
+	return fmt.Errorf("unknown Relay field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *RelayMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *RelayMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *RelayMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *RelayMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *RelayMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *RelayMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *RelayMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown Relay unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *RelayMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown Relay edge %s", name)
 }
 
 // RoutingAlgorithmMutation represents an operation that mutates the RoutingAlgorithm nodes in the graph.

@@ -36,6 +36,8 @@ type Tx struct {
 	EventDeliveryAttempt *EventDeliveryAttemptClient
 	// GsmRule is the client for interacting with the GsmRule builders.
 	GsmRule *GsmRuleClient
+	// IncomingWebhook is the client for interacting with the IncomingWebhook builders.
+	IncomingWebhook *IncomingWebhookClient
 	// IncrementalAuthorization is the client for interacting with the IncrementalAuthorization builders.
 	IncrementalAuthorization *IncrementalAuthorizationClient
 	// Invitation is the client for interacting with the Invitation builders.
@@ -68,6 +70,8 @@ type Tx struct {
 	Profile *ProfileClient
 	// Refund is the client for interacting with the Refund builders.
 	Refund *RefundClient
+	// Relay is the client for interacting with the Relay builders.
+	Relay *RelayClient
 	// RoutingAlgorithm is the client for interacting with the RoutingAlgorithm builders.
 	RoutingAlgorithm *RoutingAlgorithmClient
 	// SubscriptionItem is the client for interacting with the SubscriptionItem builders.
@@ -220,6 +224,7 @@ func (tx *Tx) init() {
 	tx.Event = NewEventClient(tx.config)
 	tx.EventDeliveryAttempt = NewEventDeliveryAttemptClient(tx.config)
 	tx.GsmRule = NewGsmRuleClient(tx.config)
+	tx.IncomingWebhook = NewIncomingWebhookClient(tx.config)
 	tx.IncrementalAuthorization = NewIncrementalAuthorizationClient(tx.config)
 	tx.Invitation = NewInvitationClient(tx.config)
 	tx.Invoice = NewInvoiceClient(tx.config)
@@ -236,6 +241,7 @@ func (tx *Tx) init() {
 	tx.PayoutAttempt = NewPayoutAttemptClient(tx.config)
 	tx.Profile = NewProfileClient(tx.config)
 	tx.Refund = NewRefundClient(tx.config)
+	tx.Relay = NewRelayClient(tx.config)
 	tx.RoutingAlgorithm = NewRoutingAlgorithmClient(tx.config)
 	tx.SubscriptionItem = NewSubscriptionItemClient(tx.config)
 	tx.TestClock = NewTestClockClient(tx.config)

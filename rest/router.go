@@ -16,8 +16,10 @@ import (
 	"switchyard/payments/errs"
 	"switchyard/payments/events"
 	"switchyard/payments/gsm"
+	"switchyard/payments/inbound"
 	"switchyard/payments/merchant"
 	"switchyard/payments/payouts"
+	"switchyard/payments/relay"
 	"switchyard/payments/routing"
 	"switchyard/payments/subscriptions"
 )
@@ -48,6 +50,11 @@ type Deps struct {
 
 	// Authentications runs external 3-D Secure (/authentication).
 	Authentications *authentication.Service
+
+	// Inbound receives connectors' webhooks (/webhooks/…).
+	Inbound *inbound.Service
+	// Relay sends refunds for payments made outside Switchyard (/relay).
+	Relay *relay.Service
 }
 
 // Register adds the REST routes to mux.
@@ -80,6 +87,8 @@ func Register(mux *http.ServeMux, d Deps) {
 	registerPayouts(a, d.Payouts)
 	registerSubscriptions(a, d.Billing)
 	registerAuthentications(a, d.Authentications)
+	registerIncomingWebhooks(a, d.Inbound)
+	registerRelay(a, d.Relay)
 	registerEvents(a, d.Events, d.Webhooks)
 	registerNotSupported(mux)
 	setDefaultPaymentMethod := defaultPaymentMethodRoute(a, d.Customers)

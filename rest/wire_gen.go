@@ -1730,6 +1730,40 @@ type refundBody struct {
 	ConnectorRefundID    *string        `json:"connector_refund_id"`
 }
 
+// relayRequest is Hyperswitch's RelayRequest (POST /relay).
+type relayRequest struct {
+	ConnectorResourceID *string    `json:"connector_resource_id"`
+	ConnectorID         *string    `json:"connector_id"`
+	Type                *string    `json:"type"`
+	Data                *relayData `json:"data"`
+}
+
+// relayRefundData is the spec's RelayRefundRequestData.
+type relayRefundData struct {
+	Amount   *int64  `json:"amount"`
+	Currency *string `json:"currency"`
+	Reason   *string `json:"reason"`
+}
+
+// relayResponse is the spec's RelayResponse.
+type relayResponse struct {
+	ID                   string      `json:"id"`
+	Status               string      `json:"status"`
+	ConnectorResourceID  string      `json:"connector_resource_id"`
+	Error                *relayError `json:"error"`
+	ConnectorReferenceID *string     `json:"connector_reference_id"`
+	ConnectorID          string      `json:"connector_id"`
+	ProfileID            string      `json:"profile_id"`
+	Type                 string      `json:"type"`
+	Data                 *relayData  `json:"data"`
+}
+
+// relayError is the spec's RelayError.
+type relayError struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
 // routingConfigRequest is the spec's RoutingConfigRequest.
 type routingConfigRequest struct {
 	Name            *string                      `json:"name"`

@@ -140,6 +140,18 @@ func (f GsmRuleFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, err
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.GsmRuleMutation", m)
 }
 
+// The IncomingWebhookFunc type is an adapter to allow the use of ordinary
+// function as IncomingWebhook mutator.
+type IncomingWebhookFunc func(context.Context, *ent.IncomingWebhookMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f IncomingWebhookFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.IncomingWebhookMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.IncomingWebhookMutation", m)
+}
+
 // The IncrementalAuthorizationFunc type is an adapter to allow the use of ordinary
 // function as IncrementalAuthorization mutator.
 type IncrementalAuthorizationFunc func(context.Context, *ent.IncrementalAuthorizationMutation) (ent.Value, error)
@@ -330,6 +342,18 @@ func (f RefundFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, erro
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RefundMutation", m)
+}
+
+// The RelayFunc type is an adapter to allow the use of ordinary
+// function as Relay mutator.
+type RelayFunc func(context.Context, *ent.RelayMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f RelayFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.RelayMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RelayMutation", m)
 }
 
 // The RoutingAlgorithmFunc type is an adapter to allow the use of ordinary

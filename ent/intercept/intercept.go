@@ -18,6 +18,7 @@ import (
 	"switchyard/ent/event"
 	"switchyard/ent/eventdeliveryattempt"
 	"switchyard/ent/gsmrule"
+	"switchyard/ent/incomingwebhook"
 	"switchyard/ent/incrementalauthorization"
 	"switchyard/ent/invitation"
 	"switchyard/ent/invoice"
@@ -35,6 +36,7 @@ import (
 	"switchyard/ent/predicate"
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
+	"switchyard/ent/relay"
 	"switchyard/ent/routingalgorithm"
 	"switchyard/ent/subscriptionitem"
 	"switchyard/ent/testclock"
@@ -395,6 +397,33 @@ func (f TraverseGsmRule) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.GsmRuleQuery", q)
+}
+
+// The IncomingWebhookFunc type is an adapter to allow the use of ordinary function as a Querier.
+type IncomingWebhookFunc func(context.Context, *ent.IncomingWebhookQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f IncomingWebhookFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.IncomingWebhookQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.IncomingWebhookQuery", q)
+}
+
+// The TraverseIncomingWebhook type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseIncomingWebhook func(context.Context, *ent.IncomingWebhookQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseIncomingWebhook) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseIncomingWebhook) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.IncomingWebhookQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.IncomingWebhookQuery", q)
 }
 
 // The IncrementalAuthorizationFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -829,6 +858,33 @@ func (f TraverseRefund) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.RefundQuery", q)
 }
 
+// The RelayFunc type is an adapter to allow the use of ordinary function as a Querier.
+type RelayFunc func(context.Context, *ent.RelayQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f RelayFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.RelayQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.RelayQuery", q)
+}
+
+// The TraverseRelay type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseRelay func(context.Context, *ent.RelayQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseRelay) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseRelay) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.RelayQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.RelayQuery", q)
+}
+
 // The RoutingAlgorithmFunc type is an adapter to allow the use of ordinary function as a Querier.
 type RoutingAlgorithmFunc func(context.Context, *ent.RoutingAlgorithmQuery) (ent.Value, error)
 
@@ -989,6 +1045,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.EventDeliveryAttemptQuery, predicate.EventDeliveryAttempt, eventdeliveryattempt.OrderOption]{typ: ent.TypeEventDeliveryAttempt, tq: q}, nil
 	case *ent.GsmRuleQuery:
 		return &query[*ent.GsmRuleQuery, predicate.GsmRule, gsmrule.OrderOption]{typ: ent.TypeGsmRule, tq: q}, nil
+	case *ent.IncomingWebhookQuery:
+		return &query[*ent.IncomingWebhookQuery, predicate.IncomingWebhook, incomingwebhook.OrderOption]{typ: ent.TypeIncomingWebhook, tq: q}, nil
 	case *ent.IncrementalAuthorizationQuery:
 		return &query[*ent.IncrementalAuthorizationQuery, predicate.IncrementalAuthorization, incrementalauthorization.OrderOption]{typ: ent.TypeIncrementalAuthorization, tq: q}, nil
 	case *ent.InvitationQuery:
@@ -1021,6 +1079,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.ProfileQuery, predicate.Profile, profile.OrderOption]{typ: ent.TypeProfile, tq: q}, nil
 	case *ent.RefundQuery:
 		return &query[*ent.RefundQuery, predicate.Refund, refund.OrderOption]{typ: ent.TypeRefund, tq: q}, nil
+	case *ent.RelayQuery:
+		return &query[*ent.RelayQuery, predicate.Relay, relay.OrderOption]{typ: ent.TypeRelay, tq: q}, nil
 	case *ent.RoutingAlgorithmQuery:
 		return &query[*ent.RoutingAlgorithmQuery, predicate.RoutingAlgorithm, routingalgorithm.OrderOption]{typ: ent.TypeRoutingAlgorithm, tq: q}, nil
 	case *ent.SubscriptionItemQuery:

@@ -528,6 +528,38 @@ var (
 			},
 		},
 	}
+	// IncomingWebhooksColumns holds the columns for the "incoming_webhooks" table.
+	IncomingWebhooksColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "merchant_id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "modified_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "connector_account_id", Type: field.TypeString, Size: 64},
+		{Name: "connector_event_id", Type: field.TypeString, Size: 255},
+		{Name: "event_type", Type: field.TypeString, Size: 64},
+		{Name: "object_type", Type: field.TypeEnum, Enums: []string{"payment", "refund", "dispute", "payout"}},
+		{Name: "object_reference", Type: field.TypeString, Size: 255},
+		{Name: "outcome", Type: field.TypeEnum, Enums: []string{"synced", "not_found"}},
+		{Name: "object_id", Type: field.TypeString, Nullable: true, Size: 64},
+	}
+	// IncomingWebhooksTable holds the schema information for the "incoming_webhooks" table.
+	IncomingWebhooksTable = &schema.Table{
+		Name:       "incoming_webhooks",
+		Columns:    IncomingWebhooksColumns,
+		PrimaryKey: []*schema.Column{IncomingWebhooksColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "incomingwebhook_connector_account_id_connector_event_id",
+				Unique:  true,
+				Columns: []*schema.Column{IncomingWebhooksColumns[4], IncomingWebhooksColumns[5]},
+			},
+			{
+				Name:    "incomingwebhook_merchant_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{IncomingWebhooksColumns[1], IncomingWebhooksColumns[2], IncomingWebhooksColumns[0]},
+			},
+		},
+	}
 	// IncrementalAuthorizationsColumns holds the columns for the "incremental_authorizations" table.
 	IncrementalAuthorizationsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
@@ -1418,6 +1450,43 @@ var (
 			},
 		},
 	}
+	// RelaysColumns holds the columns for the "relays" table.
+	RelaysColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "merchant_id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "modified_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "profile_id", Type: field.TypeString, Size: 64},
+		{Name: "connector_account_id", Type: field.TypeString, Size: 64},
+		{Name: "connector_resource_id", Type: field.TypeString, Size: 255},
+		{Name: "type", Type: field.TypeEnum, Enums: []string{"refund"}},
+		{Name: "amount", Type: field.TypeInt64},
+		{Name: "currency", Type: field.TypeEnum, Enums: []string{"AED", "AFN", "ALL", "AMD", "ANG", "AOA", "ARS", "AUD", "AWG", "AZN", "BAM", "BBD", "BDT", "BGN", "BHD", "BIF", "BMD", "BND", "BOB", "BRL", "BSD", "BTN", "BWP", "BYN", "BZD", "CAD", "CDF", "CHF", "CLF", "CLP", "CNY", "COP", "CRC", "CUC", "CUP", "CVE", "CZK", "DJF", "DKK", "DOP", "DZD", "EGP", "ERN", "ETB", "EUR", "FJD", "FKP", "GBP", "GEL", "GHS", "GIP", "GMD", "GNF", "GTQ", "GYD", "HKD", "HNL", "HRK", "HTG", "HUF", "IDR", "ILS", "INR", "IQD", "IRR", "ISK", "JMD", "JOD", "JPY", "KES", "KGS", "KHR", "KMF", "KPW", "KRW", "KWD", "KYD", "KZT", "LAK", "LBP", "LKR", "LRD", "LSL", "LYD", "MAD", "MDL", "MGA", "MKD", "MMK", "MNT", "MOP", "MRU", "MUR", "MVR", "MWK", "MXN", "MYR", "MZN", "NAD", "NGN", "NIO", "NOK", "NPR", "NZD", "OMR", "PAB", "PEN", "PGK", "PHP", "PKR", "PLN", "PYG", "QAR", "RON", "RSD", "RUB", "RWF", "SAR", "SBD", "SCR", "SDG", "SEK", "SGD", "SHP", "SLE", "SLL", "SOS", "SRD", "SSP", "STD", "STN", "SVC", "SYP", "SZL", "THB", "TJS", "TMT", "TND", "TOP", "TRY", "TTD", "TWD", "TZS", "UAH", "UGX", "USD", "UYU", "UZS", "VES", "VND", "VUV", "WST", "XAF", "XCD", "XOF", "XPF", "YER", "ZAR", "ZMW", "ZWL"}},
+		{Name: "reason", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"created", "pending", "success", "failure"}, Default: "created"},
+		{Name: "error_code", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "error_message", Type: field.TypeString, Nullable: true, Size: 2147483647},
+		{Name: "connector_reference_id", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "idempotency_key", Type: field.TypeString, Size: 255},
+	}
+	// RelaysTable holds the schema information for the "relays" table.
+	RelaysTable = &schema.Table{
+		Name:       "relays",
+		Columns:    RelaysColumns,
+		PrimaryKey: []*schema.Column{RelaysColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "relay_merchant_id_profile_id_idempotency_key",
+				Unique:  true,
+				Columns: []*schema.Column{RelaysColumns[1], RelaysColumns[4], RelaysColumns[15]},
+			},
+			{
+				Name:    "relay_merchant_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{RelaysColumns[1], RelaysColumns[2], RelaysColumns[0]},
+			},
+		},
+	}
 	// RoutingAlgorithmsColumns holds the columns for the "routing_algorithms" table.
 	RoutingAlgorithmsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
@@ -1572,6 +1641,7 @@ var (
 		EventsTable,
 		EventDeliveryAttemptsTable,
 		GsmRulesTable,
+		IncomingWebhooksTable,
 		IncrementalAuthorizationsTable,
 		InvitationsTable,
 		InvoicesTable,
@@ -1588,6 +1658,7 @@ var (
 		PayoutAttemptsTable,
 		ProfilesTable,
 		RefundsTable,
+		RelaysTable,
 		RoutingAlgorithmsTable,
 		SubscriptionItemsTable,
 		TestClocksTable,

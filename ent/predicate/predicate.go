@@ -39,6 +39,9 @@ type EventDeliveryAttempt func(*sql.Selector)
 // GsmRule is the predicate function for gsmrule builders.
 type GsmRule func(*sql.Selector)
 
+// IncomingWebhook is the predicate function for incomingwebhook builders.
+type IncomingWebhook func(*sql.Selector)
+
 // IncrementalAuthorization is the predicate function for incrementalauthorization builders.
 type IncrementalAuthorization func(*sql.Selector)
 
@@ -86,6 +89,9 @@ type Profile func(*sql.Selector)
 
 // Refund is the predicate function for refund builders.
 type Refund func(*sql.Selector)
+
+// Relay is the predicate function for relay builders.
+type Relay func(*sql.Selector)
 
 // RoutingAlgorithm is the predicate function for routingalgorithm builders.
 type RoutingAlgorithm func(*sql.Selector)

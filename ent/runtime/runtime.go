@@ -14,6 +14,7 @@ import (
 	"switchyard/ent/event"
 	"switchyard/ent/eventdeliveryattempt"
 	"switchyard/ent/gsmrule"
+	"switchyard/ent/incomingwebhook"
 	"switchyard/ent/incrementalauthorization"
 	"switchyard/ent/invitation"
 	"switchyard/ent/invoice"
@@ -30,6 +31,7 @@ import (
 	"switchyard/ent/payoutattempt"
 	"switchyard/ent/profile"
 	"switchyard/ent/refund"
+	"switchyard/ent/relay"
 	"switchyard/ent/routingalgorithm"
 	"switchyard/ent/schema"
 	"switchyard/ent/subscriptionitem"
@@ -1299,6 +1301,111 @@ func init() {
 	// gsmrule.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	gsmrule.IDValidator = func() func(string) error {
 		validators := gsmruleDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	incomingwebhookMixin := schema.IncomingWebhook{}.Mixin()
+	incomingwebhookMixinHooks0 := incomingwebhookMixin[0].Hooks()
+	incomingwebhook.Hooks[0] = incomingwebhookMixinHooks0[0]
+	incomingwebhookMixinInters0 := incomingwebhookMixin[0].Interceptors()
+	incomingwebhook.Interceptors[0] = incomingwebhookMixinInters0[0]
+	incomingwebhookMixinFields0 := incomingwebhookMixin[0].Fields()
+	_ = incomingwebhookMixinFields0
+	incomingwebhookFields := schema.IncomingWebhook{}.Fields()
+	_ = incomingwebhookFields
+	// incomingwebhookDescMerchantID is the schema descriptor for merchant_id field.
+	incomingwebhookDescMerchantID := incomingwebhookMixinFields0[1].Descriptor()
+	// incomingwebhook.MerchantIDValidator is a validator for the "merchant_id" field. It is called by the builders before save.
+	incomingwebhook.MerchantIDValidator = func() func(string) error {
+		validators := incomingwebhookDescMerchantID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(merchant_id string) error {
+			for _, fn := range fns {
+				if err := fn(merchant_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// incomingwebhookDescCreatedAt is the schema descriptor for created_at field.
+	incomingwebhookDescCreatedAt := incomingwebhookMixinFields0[2].Descriptor()
+	// incomingwebhook.DefaultCreatedAt holds the default value on creation for the created_at field.
+	incomingwebhook.DefaultCreatedAt = incomingwebhookDescCreatedAt.Default.(func() time.Time)
+	// incomingwebhookDescModifiedAt is the schema descriptor for modified_at field.
+	incomingwebhookDescModifiedAt := incomingwebhookMixinFields0[3].Descriptor()
+	// incomingwebhook.DefaultModifiedAt holds the default value on creation for the modified_at field.
+	incomingwebhook.DefaultModifiedAt = incomingwebhookDescModifiedAt.Default.(func() time.Time)
+	// incomingwebhook.UpdateDefaultModifiedAt holds the default value on update for the modified_at field.
+	incomingwebhook.UpdateDefaultModifiedAt = incomingwebhookDescModifiedAt.UpdateDefault.(func() time.Time)
+	// incomingwebhookDescConnectorAccountID is the schema descriptor for connector_account_id field.
+	incomingwebhookDescConnectorAccountID := incomingwebhookFields[0].Descriptor()
+	// incomingwebhook.ConnectorAccountIDValidator is a validator for the "connector_account_id" field. It is called by the builders before save.
+	incomingwebhook.ConnectorAccountIDValidator = func() func(string) error {
+		validators := incomingwebhookDescConnectorAccountID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(connector_account_id string) error {
+			for _, fn := range fns {
+				if err := fn(connector_account_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// incomingwebhookDescConnectorEventID is the schema descriptor for connector_event_id field.
+	incomingwebhookDescConnectorEventID := incomingwebhookFields[1].Descriptor()
+	// incomingwebhook.ConnectorEventIDValidator is a validator for the "connector_event_id" field. It is called by the builders before save.
+	incomingwebhook.ConnectorEventIDValidator = func() func(string) error {
+		validators := incomingwebhookDescConnectorEventID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(connector_event_id string) error {
+			for _, fn := range fns {
+				if err := fn(connector_event_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// incomingwebhookDescEventType is the schema descriptor for event_type field.
+	incomingwebhookDescEventType := incomingwebhookFields[2].Descriptor()
+	// incomingwebhook.EventTypeValidator is a validator for the "event_type" field. It is called by the builders before save.
+	incomingwebhook.EventTypeValidator = incomingwebhookDescEventType.Validators[0].(func(string) error)
+	// incomingwebhookDescObjectReference is the schema descriptor for object_reference field.
+	incomingwebhookDescObjectReference := incomingwebhookFields[4].Descriptor()
+	// incomingwebhook.ObjectReferenceValidator is a validator for the "object_reference" field. It is called by the builders before save.
+	incomingwebhook.ObjectReferenceValidator = incomingwebhookDescObjectReference.Validators[0].(func(string) error)
+	// incomingwebhookDescObjectID is the schema descriptor for object_id field.
+	incomingwebhookDescObjectID := incomingwebhookFields[6].Descriptor()
+	// incomingwebhook.ObjectIDValidator is a validator for the "object_id" field. It is called by the builders before save.
+	incomingwebhook.ObjectIDValidator = incomingwebhookDescObjectID.Validators[0].(func(string) error)
+	// incomingwebhookDescID is the schema descriptor for id field.
+	incomingwebhookDescID := incomingwebhookMixinFields0[0].Descriptor()
+	// incomingwebhook.DefaultID holds the default value on creation for the id field.
+	incomingwebhook.DefaultID = incomingwebhookDescID.Default.(func() string)
+	// incomingwebhook.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	incomingwebhook.IDValidator = func() func(string) error {
+		validators := incomingwebhookDescID.Validators
 		fns := [...]func(string) error{
 			validators[0].(func(string) error),
 			validators[1].(func(string) error),
@@ -3341,6 +3448,147 @@ func init() {
 	// refund.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	refund.IDValidator = func() func(string) error {
 		validators := refundDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	relayMixin := schema.Relay{}.Mixin()
+	relayMixinHooks0 := relayMixin[0].Hooks()
+	relay.Hooks[0] = relayMixinHooks0[0]
+	relayMixinInters0 := relayMixin[0].Interceptors()
+	relay.Interceptors[0] = relayMixinInters0[0]
+	relayMixinFields0 := relayMixin[0].Fields()
+	_ = relayMixinFields0
+	relayFields := schema.Relay{}.Fields()
+	_ = relayFields
+	// relayDescMerchantID is the schema descriptor for merchant_id field.
+	relayDescMerchantID := relayMixinFields0[1].Descriptor()
+	// relay.MerchantIDValidator is a validator for the "merchant_id" field. It is called by the builders before save.
+	relay.MerchantIDValidator = func() func(string) error {
+		validators := relayDescMerchantID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(merchant_id string) error {
+			for _, fn := range fns {
+				if err := fn(merchant_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// relayDescCreatedAt is the schema descriptor for created_at field.
+	relayDescCreatedAt := relayMixinFields0[2].Descriptor()
+	// relay.DefaultCreatedAt holds the default value on creation for the created_at field.
+	relay.DefaultCreatedAt = relayDescCreatedAt.Default.(func() time.Time)
+	// relayDescModifiedAt is the schema descriptor for modified_at field.
+	relayDescModifiedAt := relayMixinFields0[3].Descriptor()
+	// relay.DefaultModifiedAt holds the default value on creation for the modified_at field.
+	relay.DefaultModifiedAt = relayDescModifiedAt.Default.(func() time.Time)
+	// relay.UpdateDefaultModifiedAt holds the default value on update for the modified_at field.
+	relay.UpdateDefaultModifiedAt = relayDescModifiedAt.UpdateDefault.(func() time.Time)
+	// relayDescProfileID is the schema descriptor for profile_id field.
+	relayDescProfileID := relayFields[0].Descriptor()
+	// relay.ProfileIDValidator is a validator for the "profile_id" field. It is called by the builders before save.
+	relay.ProfileIDValidator = func() func(string) error {
+		validators := relayDescProfileID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(profile_id string) error {
+			for _, fn := range fns {
+				if err := fn(profile_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// relayDescConnectorAccountID is the schema descriptor for connector_account_id field.
+	relayDescConnectorAccountID := relayFields[1].Descriptor()
+	// relay.ConnectorAccountIDValidator is a validator for the "connector_account_id" field. It is called by the builders before save.
+	relay.ConnectorAccountIDValidator = func() func(string) error {
+		validators := relayDescConnectorAccountID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(connector_account_id string) error {
+			for _, fn := range fns {
+				if err := fn(connector_account_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// relayDescConnectorResourceID is the schema descriptor for connector_resource_id field.
+	relayDescConnectorResourceID := relayFields[2].Descriptor()
+	// relay.ConnectorResourceIDValidator is a validator for the "connector_resource_id" field. It is called by the builders before save.
+	relay.ConnectorResourceIDValidator = func() func(string) error {
+		validators := relayDescConnectorResourceID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(connector_resource_id string) error {
+			for _, fn := range fns {
+				if err := fn(connector_resource_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// relayDescReason is the schema descriptor for reason field.
+	relayDescReason := relayFields[6].Descriptor()
+	// relay.ReasonValidator is a validator for the "reason" field. It is called by the builders before save.
+	relay.ReasonValidator = relayDescReason.Validators[0].(func(string) error)
+	// relayDescErrorCode is the schema descriptor for error_code field.
+	relayDescErrorCode := relayFields[8].Descriptor()
+	// relay.ErrorCodeValidator is a validator for the "error_code" field. It is called by the builders before save.
+	relay.ErrorCodeValidator = relayDescErrorCode.Validators[0].(func(string) error)
+	// relayDescConnectorReferenceID is the schema descriptor for connector_reference_id field.
+	relayDescConnectorReferenceID := relayFields[10].Descriptor()
+	// relay.ConnectorReferenceIDValidator is a validator for the "connector_reference_id" field. It is called by the builders before save.
+	relay.ConnectorReferenceIDValidator = relayDescConnectorReferenceID.Validators[0].(func(string) error)
+	// relayDescIdempotencyKey is the schema descriptor for idempotency_key field.
+	relayDescIdempotencyKey := relayFields[11].Descriptor()
+	// relay.IdempotencyKeyValidator is a validator for the "idempotency_key" field. It is called by the builders before save.
+	relay.IdempotencyKeyValidator = func() func(string) error {
+		validators := relayDescIdempotencyKey.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(idempotency_key string) error {
+			for _, fn := range fns {
+				if err := fn(idempotency_key); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// relayDescID is the schema descriptor for id field.
+	relayDescID := relayMixinFields0[0].Descriptor()
+	// relay.DefaultID holds the default value on creation for the id field.
+	relay.DefaultID = relayDescID.Default.(func() string)
+	// relay.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	relay.IDValidator = func() func(string) error {
+		validators := relayDescID.Validators
 		fns := [...]func(string) error{
 			validators[0].(func(string) error),
 			validators[1].(func(string) error),

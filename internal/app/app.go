@@ -43,8 +43,10 @@ import (
 	"switchyard/payments/customer"
 	"switchyard/payments/events"
 	"switchyard/payments/gsm"
+	"switchyard/payments/inbound"
 	"switchyard/payments/merchant"
 	"switchyard/payments/payouts"
+	"switchyard/payments/relay"
 	"switchyard/payments/routing"
 	"switchyard/payments/subscriptions"
 	"switchyard/payments/txn"
@@ -79,6 +81,13 @@ type App struct {
 
 	// Authentications is external 3-D Secure as a service (/authentication).
 	Authentications *authentication.Service
+	// Inbound receives connectors' webhooks (/webhooks/…).
+	Inbound *inbound.Service
+	// Relay sends refunds for payments made outside Switchyard (/relay).
+	Relay *relay.Service
+	// simWebhooks is the sandbox connector's outbox of webhooks, which
+	// sendSandboxWebhooks delivers.
+	simWebhooks *redisstore.SimulatorWebhooks
 
 	// Demo is set when the demo merchant was bootstrapped on start.
 	Demo *DemoKeys
@@ -190,7 +199,9 @@ func (a *App) wireDomain(box *secrets.Box, opts Options) {
 	a.Merchants = merchant.New(merchant.Deps{DB: db, Box: box, KeyCache: redisstore.NewKeyCache(a.Redis.Client)})
 	// The simulator keeps what it decided in Redis, as a real connector
 	// keeps its transactions: a crash here does not make it forget.
-	sandbox := &connector.Simulator{Ledger: redisstore.NewSimulatorLedger(a.Redis.Client), Now: opts.Now}
+	a.simWebhooks = redisstore.NewSimulatorWebhooks(a.Redis.Client, opts.Now)
+	sandbox := &connector.Simulator{Ledger: redisstore.NewSimulatorLedger(a.Redis.Client), Now: opts.Now,
+		Webhooks: a.simWebhooks}
 	a.Connectors = connector.New(connector.Deps{DB: db, Box: box, Registry: connector.NewRegistry(sandbox)})
 	render := rest.Renderer{}
 	a.Customers = customer.New(customer.Deps{DB: db, Box: box, Vault: redisstore.NewVault(a.Redis.Client),
@@ -205,6 +216,8 @@ func (a *App) wireDomain(box *secrets.Box, opts Options) {
 		Connectors: a.Connectors, Routing: a.Routing, GSM: a.GSM, Events: a.Events, Render: render, RecoveryAfter: a.Config.RecoveryAfter})
 	a.Subscriptions = subscriptions.New(subscriptions.Deps{DB: db, Payments: a.Payments, Customers: a.Customers,
 		Events: a.Events, Render: render, Dunning: a.Config.DunningSchedule, ClaimFor: a.Config.RecoveryAfter})
+	a.Inbound = inbound.New(inbound.Deps{DB: db, Connectors: a.Connectors, Payments: a.Payments, Payouts: a.Payouts})
+	a.Relay = relay.New(relay.Deps{DB: db, Connectors: a.Connectors})
 	a.Authentications = authentication.New(authentication.Deps{DB: db, Box: box, Customers: a.Customers,
 		PublicURL: strings.TrimRight(a.Config.PublicURL, "/")})
 	a.Users = users.New(users.Deps{DB: db, Box: box, Sessions: redisstore.NewSessions(a.Redis.Client),
@@ -291,6 +304,8 @@ func (a *App) routes(reg *prometheus.Registry) http.Handler {
 		},
 
 		Authentications: a.Authentications,
+		Inbound:         a.Inbound,
+		Relay:           a.Relay,
 	})
 	a.metrics = newMetrics(reg)
 	held := newAdmission(a.Config.MaxActiveRequests, a.Config.RequestQueueTimeout, reg).wrap(browserAccess(a.Config.CORSOrigins, mux))
@@ -368,6 +383,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 		}()
 	}
 	workers.Go(func() { a.recoverStranded(workCtx) })
+	workers.Go(func() { a.sendSandboxWebhooks(workCtx) })
 	workers.Go(func() { a.renewSubscriptions(workCtx) })
 	defer func() {
 		stopWork() // a delivery cut short stays leased and is retried later

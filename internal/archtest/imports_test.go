@@ -20,8 +20,9 @@ var layers = []struct {
 	{"kernel", []string{"payments/errs", "payments/txn", "payments/validate", "payments/cards", "payments/events"}, true},
 	{"context", []string{"payments/merchant", "payments/connector", "payments/customer", "payments/routing", "payments/gsm", "payments/users", "payments/analytics"}, false},
 	{"connector call", []string{"payments/connectorcall"}, false},
-	{"payment", []string{"payments", "payments/payouts", "payments/authentication"}, false},
+	{"payment", []string{"payments", "payments/payouts", "payments/authentication", "payments/relay"}, false},
 	{"billing", []string{"payments/subscriptions"}, false},
+	{"inbound", []string{"payments/inbound"}, false},
 }
 
 // forbiddenInDomain are what the domain must not know: the front doors, the

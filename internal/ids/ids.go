@@ -42,6 +42,8 @@ const (
 	Invoice                  = "invoice"
 	TestClock                = "clock"
 	Organization             = "org"
+	IncomingWebhook          = "whin"
+	Relay                    = "relay"
 )
 
 // idLen base62 characters carry 24·log2(62) ≈ 142.9 bits.

@@ -65,12 +65,16 @@ type SandboxFailures struct {
 	// Timeout: every authorization gets no answer (ErrSandboxTimeout); a
 	// later sync reports it failed with CodeTimeout, nothing charged.
 	Timeout bool
+	// Webhooks: the simulator sends the account's webhooks (signed with
+	// its connector_webhook_details) when one of its transactions changes
+	// after the call that started it: a pending payout settling.
+	Webhooks bool
 }
 
 // sandboxMembers are the members the sandbox object takes, in the order
 // its errors are checked.
 // required_fields is SandboxRequiredFields'.
-var sandboxMembers = []string{"failure_rate", "error_code", "error_message", "outage", "timeout", "required_fields"}
+var sandboxMembers = []string{"failure_rate", "error_code", "error_message", "outage", "timeout", "webhooks", "required_fields"}
 
 // ParseSandboxFailures reads the sandbox object of a connector account's
 // metadata. Only that member is checked, and only its own members: absent
@@ -86,7 +90,7 @@ func ParseSandboxFailures(metadata map[string]any) (SandboxFailures, error) {
 	const path = "metadata." + SandboxMetadataKey
 	obj, ok := raw.(map[string]any)
 	if !ok {
-		return f, errs.InvalidValue(path, "must be an object with failure_rate, error_code, error_message, outage, timeout or required_fields")
+		return f, errs.InvalidValue(path, "must be an object with failure_rate, error_code, error_message, outage, timeout, webhooks or required_fields")
 	}
 	for _, k := range slices.Sorted(maps.Keys(obj)) {
 		if !slices.Contains(sandboxMembers, k) {
@@ -111,6 +115,8 @@ func ParseSandboxFailures(metadata map[string]any) (SandboxFailures, error) {
 			f.Outage, err = sandboxBool(field, v)
 		case "timeout":
 			f.Timeout, err = sandboxBool(field, v)
+		case "webhooks":
+			f.Webhooks, err = sandboxBool(field, v)
 		}
 		if err != nil {
 			return SandboxFailures{}, err

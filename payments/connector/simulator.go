@@ -89,6 +89,9 @@ type Simulator struct {
 	// so Sync can answer for an attempt whose caller never recorded the
 	// answer (a crash); see ledger.go.
 	Ledger Ledger
+	// Webhooks, when set, queues the webhooks the simulator sends for an
+	// account whose sandbox object asks for them (simulator_webhooks.go).
+	Webhooks WebhookOutbox
 }
 
 // NewSimulator returns a Simulator on the wall clock.

@@ -142,6 +142,11 @@ func (s *Simulator) PayoutFulfill(ctx context.Context, req *PayoutRequest) (*Pay
 		if err := s.sendPayout(ctx, req.Account.AttemptID, rec); err != nil {
 			return nil, err
 		}
+		if rec.Status == PayoutPending {
+			// The recipient's bank settles it a moment later: the next
+			// sync answers success, and the webhook says so.
+			s.queueWebhook(ctx, req.Account, WebhookPayout, req.Account.AttemptID, "settled")
+		}
 	}
 	return s.answerPayout(ctx, req.Account.AttemptID, rec)
 }

@@ -132,6 +132,12 @@ var (
 	// the authentication.
 	ErrEligibilityCheckNotFound = define("eligibility_check_not_found", ErrNotFound)
 
+	// ErrWebhookAuthenticationFailed: a connector's webhook whose source
+	// could not be verified (no merchant secret, or a wrong signature).
+	ErrWebhookAuthenticationFailed = define("webhook_authentication_failed", nil)
+	// ErrWebhookBadRequest: a verified webhook whose body names no object.
+	ErrWebhookBadRequest = define("webhook_bad_request", nil)
+
 	// ErrDuplicate: the row already exists. Every other duplicate
 	// failure refines it.
 	ErrDuplicate = define("duplicate", nil)

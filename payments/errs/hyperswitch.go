@@ -93,6 +93,9 @@ var hyperswitch = map[*Failure]wire{
 
 	ErrDisputeStatusInvalid: {KindInvalid, "HE_03", typeInvalidRequest, "DisputeStatusValidationFailed", "Dispute status validation failed"},
 
+	ErrWebhookAuthenticationFailed: {KindUnauthenticated, "WE_01", typeInvalidRequest, "WebhookAuthenticationFailed", "Webhook authentication failed"},
+	ErrWebhookBadRequest:           {KindInvalid, "WE_02", typeInvalidRequest, "WebhookBadRequest", "Bad request body received"},
+
 	ErrSubscriptionNotFound:      {KindNotFound, "HE_02", typeInvalidRequest, "ResourceIdNotFound", "Subscription does not exist in our records"},
 	ErrSubscriptionStatusInvalid: {KindInvalid, "IR_16", typeInvalidRequest, "PreconditionFailed", "The subscription's status does not allow this request"},
 	ErrTestClockNotFound:         {KindNotFound, "HE_02", typeInvalidRequest, "ResourceIdNotFound", "Test clock does not exist in our records"},

@@ -163,3 +163,21 @@ func (s *Service) strandedAttempts(ctx context.Context, cutoff time.Time, limit 
 			payoutattempt.ModifiedAtLT(cutoff)).
 		Order(ent.Asc(payoutattempt.FieldModifiedAt)).Limit(limit).All(ctx)
 }
+
+// SyncOfConnector syncs the payout whose attempt on connector account
+// mcaID has reference as its connector transaction id, or as its attempt
+// id, as GET ?force_sync=true does (an incoming webhook's trigger: the
+// outcome is the connector's sync answer). It returns the payout id; none
+// is HE_02.
+func (s *Service) SyncOfConnector(ctx context.Context, mcaID, reference string) (string, error) {
+	att, err := s.db.Client.PayoutAttempt.Query().Where(payoutattempt.MerchantConnectorID(mcaID),
+		payoutattempt.Or(payoutattempt.ConnectorTransactionID(reference), payoutattempt.ID(reference))).First(ctx)
+	if ent.IsNotFound(err) {
+		return "", errPayoutNotFound()
+	}
+	if err != nil {
+		return "", errs.Internal(err)
+	}
+	_, err = s.Get(ctx, att.PayoutID, true)
+	return att.PayoutID, err
+}

@@ -1,0 +1,64 @@
+package redisstore
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// SimulatorWebhooks is the sandbox simulator's outbox of webhooks
+// (connector.WebhookOutbox): a sorted set of the webhooks owed, scored by
+// when each is next due. A webhook stays in it until it is delivered, so a
+// crash loses none; a claim pushes it back by a lease, so a delivery cut
+// short is tried again.
+type SimulatorWebhooks struct {
+	rdb redis.UniversalClient
+	now func() time.Time
+}
+
+const simulatorWebhooksKey = "simwebhooks"
+
+// NewSimulatorWebhooks is the outbox on rdb, on the clock now (nil: the
+// wall clock).
+func NewSimulatorWebhooks(rdb redis.UniversalClient, now func() time.Time) *SimulatorWebhooks {
+	if now == nil {
+		now = time.Now
+	}
+	return &SimulatorWebhooks{rdb: rdb, now: now}
+}
+
+// Queue adds a webhook (its encoding: connector.SandboxWebhook), due at
+// once. The same webhook queued twice is kept once.
+func (o *SimulatorWebhooks) Queue(ctx context.Context, webhook []byte) error {
+	return o.rdb.ZAdd(ctx, simulatorWebhooksKey, redis.Z{Score: float64(o.now().UnixMilli()), Member: string(webhook)}).Err()
+}
+
+// ClaimedWebhook is a webhook a worker is delivering; Done removes it.
+type ClaimedWebhook struct{ Webhook []byte }
+
+// Claim returns up to n webhooks that are due, each pushed back by lease
+// first (another worker may still claim one at the same instant: delivery
+// is at least once, and a replay changes nothing).
+func (o *SimulatorWebhooks) Claim(ctx context.Context, n int, lease time.Duration) ([]ClaimedWebhook, error) {
+	now := o.now()
+	members, err := o.rdb.ZRangeByScore(ctx, simulatorWebhooksKey, &redis.ZRangeBy{
+		Min: "-inf", Max: strconv.FormatInt(now.UnixMilli(), 10), Count: int64(n)}).Result()
+	if err != nil || len(members) == 0 {
+		return nil, err
+	}
+	out := make([]ClaimedWebhook, 0, len(members))
+	for _, m := range members {
+		if err := o.rdb.ZAddXX(ctx, simulatorWebhooksKey, redis.Z{Score: float64(now.Add(lease).UnixMilli()), Member: m}).Err(); err != nil {
+			return out, err
+		}
+		out = append(out, ClaimedWebhook{Webhook: []byte(m)})
+	}
+	return out, nil
+}
+
+// Done removes a delivered (or undeliverable) webhook.
+func (o *SimulatorWebhooks) Done(ctx context.Context, w ClaimedWebhook) error {
+	return o.rdb.ZRem(ctx, simulatorWebhooksKey, string(w.Webhook)).Err()
+}
