@@ -25,6 +25,7 @@ var statuses = map[errs.Kind]int{
 	errs.KindInternal:         http.StatusInternalServerError,
 	errs.KindUnavailable:      http.StatusServiceUnavailable,
 	errs.KindTooManyRequests:  http.StatusTooManyRequests,
+	errs.KindBlocked:          http.StatusOK,
 }
 
 // Status is the HTTP status of a kind (500 for one without a mapping).

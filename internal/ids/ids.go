@@ -41,6 +41,10 @@ const (
 	Subscription             = "sub"
 	Invoice                  = "invoice"
 	TestClock                = "clock"
+	BlocklistEntry           = "blk"
+	BlocklistBatchJob        = "blkjob"
+	CardIssuer               = "issuer"
+	ProfileAcquirer          = "acq"
 )
 
 // idLen base62 characters carry 24·log2(62) ≈ 142.9 bits.

@@ -47,10 +47,14 @@ const (
 	// KindTooManyRequests: the caller is refused for a while (repeated
 	// failed sign-ins).
 	KindTooManyRequests
+	// KindBlocked: the payment was refused by the merchant's own rule (a
+	// blocked card) and is recorded as failed; Hyperswitch answers it with
+	// its error envelope and status 200 (its DomainError).
+	KindBlocked
 )
 
 var kindNames = [...]string{"invalid", "unauthenticated", "forbidden", "not_found",
-	"method_not_allowed", "conflict", "too_large", "unprocessable", "internal", "unavailable", "too_many_requests"}
+	"method_not_allowed", "conflict", "too_large", "unprocessable", "internal", "unavailable", "too_many_requests", "blocked"}
 
 // String is the kind's name ("not_found").
 func (k Kind) String() string {
