@@ -4,7 +4,7 @@ import "testing"
 
 // TestCardIssuers: the admin key adds, renames and deletes issuers; a
 // merchant lists and searches them but cannot change them; a name there
-// already (in any case) is 409; an unknown id is 404.
+// already (in any case) is 400 IR_38 (Hyperswitch's GenericDuplicateError); an unknown id is 404.
 func TestCardIssuers(t *testing.T) {
 	c := newClient(t)
 	admin, key := c.admin(), c.merchantKey()
@@ -14,7 +14,7 @@ func TestCardIssuers(t *testing.T) {
 		t.Fatalf("create: %s", sbi.Raw)
 	}
 	c.do("POST", "/card_issuers", admin, map[string]any{"issuer_name": "HDFC Bank"}).must(t, 200)
-	if r := c.do("POST", "/card_issuers", admin, map[string]any{"issuer_name": "state bank of india"}); r.Status != 409 {
+	if r := c.do("POST", "/card_issuers", admin, map[string]any{"issuer_name": "state bank of india"}); r.Status != 400 || r.errCode() != "IR_38" {
 		t.Fatalf("a duplicate name: %d %s", r.Status, r.Raw)
 	}
 	if r := c.do("POST", "/card_issuers", key, map[string]any{"issuer_name": "Mine"}); r.Status != 401 {
@@ -34,7 +34,7 @@ func TestCardIssuers(t *testing.T) {
 	if renamed.str("issuer_name") != "SBI" {
 		t.Fatalf("update: %s", renamed.Raw)
 	}
-	if r := c.do("PUT", "/card_issuers/"+id, admin, map[string]any{"issuer_name": "hdfc bank"}); r.Status != 409 {
+	if r := c.do("PUT", "/card_issuers/"+id, admin, map[string]any{"issuer_name": "hdfc bank"}); r.Status != 400 || r.errCode() != "IR_38" {
 		t.Fatalf("a rename onto another: %d %s", r.Status, r.Raw)
 	}
 	del := c.do("DELETE", "/card_issuers/"+id, admin, nil).must(t, 200)

@@ -99,7 +99,7 @@ var hyperswitch = map[*Failure]wire{
 	ErrInvalidDataFormat:        {KindUnprocessable, "IR_05", typeInvalidRequest, "InvalidDataFormat", "data contains invalid data. Expected format is a 6 digit number"},
 	ErrPaymentBlocked:           {KindBlocked, "HE_03", typeBlocked, "PaymentBlockedError", "This payment method is blocked"},
 	ErrCardIssuerNotFound:       {KindNotFound, "IR_37", typeInvalidRequest, "GenericNotFoundError", "Card issuer not found"},
-	ErrCardIssuerExists:         {KindConflict, "IR_38", typeInvalidRequest, "GenericDuplicateError", "Card issuer already exists"},
+	ErrCardIssuerExists:         {KindInvalid, "IR_38", typeInvalidRequest, "GenericDuplicateError", "Card issuer already exists"},
 	ErrProfileAcquirerNotFound:  {KindNotFound, "HE_02", typeInvalidRequest, "ProfileAcquirerNotFound", "Profile acquirer not found for the profile"},
 	ErrRoutingAlgorithmNotFound: {KindNotFound, "HE_02", typeInvalidRequest, "ResourceIdNotFound", "Routing algorithm does not exist in our records"},
 
