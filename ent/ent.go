@@ -11,7 +11,10 @@ import (
 	"switchyard/ent/auditentry"
 	"switchyard/ent/authentication"
 	"switchyard/ent/billingsubscription"
+	"switchyard/ent/blocklistbatchjob"
+	"switchyard/ent/blocklistentry"
 	"switchyard/ent/capture"
+	"switchyard/ent/cardissuer"
 	"switchyard/ent/coupon"
 	"switchyard/ent/customer"
 	"switchyard/ent/dispute"
@@ -34,6 +37,7 @@ import (
 	"switchyard/ent/payout"
 	"switchyard/ent/payoutattempt"
 	"switchyard/ent/profile"
+	"switchyard/ent/profileacquirer"
 	"switchyard/ent/refund"
 	"switchyard/ent/relay"
 	"switchyard/ent/routingalgorithm"
@@ -110,7 +114,10 @@ func checkColumn(t, c string) error {
 			auditentry.Table:               auditentry.ValidColumn,
 			authentication.Table:           authentication.ValidColumn,
 			billingsubscription.Table:      billingsubscription.ValidColumn,
+			blocklistbatchjob.Table:        blocklistbatchjob.ValidColumn,
+			blocklistentry.Table:           blocklistentry.ValidColumn,
 			capture.Table:                  capture.ValidColumn,
+			cardissuer.Table:               cardissuer.ValidColumn,
 			coupon.Table:                   coupon.ValidColumn,
 			customer.Table:                 customer.ValidColumn,
 			dispute.Table:                  dispute.ValidColumn,
@@ -133,6 +140,7 @@ func checkColumn(t, c string) error {
 			payout.Table:                   payout.ValidColumn,
 			payoutattempt.Table:            payoutattempt.ValidColumn,
 			profile.Table:                  profile.ValidColumn,
+			profileacquirer.Table:          profileacquirer.ValidColumn,
 			refund.Table:                   refund.ValidColumn,
 			relay.Table:                    relay.ValidColumn,
 			routingalgorithm.Table:         routingalgorithm.ValidColumn,

@@ -10,6 +10,7 @@ import (
 	"switchyard/ent/auditentry"
 	"switchyard/ent/authentication"
 	"switchyard/ent/billingsubscription"
+	"switchyard/ent/blocklistentry"
 	"switchyard/ent/capture"
 	"switchyard/ent/coupon"
 	"switchyard/ent/customer"
@@ -891,6 +892,126 @@ func newBillingSubscriptionPaginateArgs(rv map[string]any) *billingsubscriptionP
 	}
 	if v, ok := rv[whereField].(*BillingSubscriptionWhereInput); ok {
 		args.opts = append(args.opts, WithBillingSubscriptionFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *BlocklistEntryQuery) CollectFields(ctx context.Context, satisfies ...string) (*BlocklistEntryQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *BlocklistEntryQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(blocklistentry.Columns))
+		selectedFields = []string{blocklistentry.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+		case "merchantID":
+			if _, ok := fieldSeen[blocklistentry.FieldMerchantID]; !ok {
+				selectedFields = append(selectedFields, blocklistentry.FieldMerchantID)
+				fieldSeen[blocklistentry.FieldMerchantID] = struct{}{}
+			}
+		case "createdAt":
+			if _, ok := fieldSeen[blocklistentry.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, blocklistentry.FieldCreatedAt)
+				fieldSeen[blocklistentry.FieldCreatedAt] = struct{}{}
+			}
+		case "modifiedAt":
+			if _, ok := fieldSeen[blocklistentry.FieldModifiedAt]; !ok {
+				selectedFields = append(selectedFields, blocklistentry.FieldModifiedAt)
+				fieldSeen[blocklistentry.FieldModifiedAt] = struct{}{}
+			}
+		case "fingerprintID":
+			if _, ok := fieldSeen[blocklistentry.FieldFingerprintID]; !ok {
+				selectedFields = append(selectedFields, blocklistentry.FieldFingerprintID)
+				fieldSeen[blocklistentry.FieldFingerprintID] = struct{}{}
+			}
+		case "dataKind":
+			if _, ok := fieldSeen[blocklistentry.FieldDataKind]; !ok {
+				selectedFields = append(selectedFields, blocklistentry.FieldDataKind)
+				fieldSeen[blocklistentry.FieldDataKind] = struct{}{}
+			}
+		case "metadata":
+			if _, ok := fieldSeen[blocklistentry.FieldMetadata]; !ok {
+				selectedFields = append(selectedFields, blocklistentry.FieldMetadata)
+				fieldSeen[blocklistentry.FieldMetadata] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type blocklistentryPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []BlocklistEntryPaginateOption
+}
+
+func newBlocklistEntryPaginateArgs(rv map[string]any) *blocklistentryPaginateArgs {
+	args := &blocklistentryPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case []*BlocklistEntryOrder:
+			args.opts = append(args.opts, WithBlocklistEntryOrder(v))
+		case []any:
+			var orders []*BlocklistEntryOrder
+			for i := range v {
+				mv, ok := v[i].(map[string]any)
+				if !ok {
+					continue
+				}
+				var (
+					err1, err2 error
+					order      = &BlocklistEntryOrder{Field: &BlocklistEntryOrderField{}, Direction: entgql.OrderDirectionAsc}
+				)
+				if d, ok := mv[directionField]; ok {
+					err1 = order.Direction.UnmarshalGQL(d)
+				}
+				if f, ok := mv[fieldField]; ok {
+					err2 = order.Field.UnmarshalGQL(f)
+				}
+				if err1 == nil && err2 == nil {
+					orders = append(orders, order)
+				}
+			}
+			args.opts = append(args.opts, WithBlocklistEntryOrder(orders))
+		}
+	}
+	if v, ok := rv[whereField].(*BlocklistEntryWhereInput); ok {
+		args.opts = append(args.opts, WithBlocklistEntryFilter(v.Filter))
 	}
 	return args
 }
@@ -3456,6 +3577,11 @@ func (_q *MerchantAccountQuery) collectField(ctx context.Context, oneNode bool, 
 			if _, ok := fieldSeen[merchantaccount.FieldTimeZone]; !ok {
 				selectedFields = append(selectedFields, merchantaccount.FieldTimeZone)
 				fieldSeen[merchantaccount.FieldTimeZone] = struct{}{}
+			}
+		case "blocklistGuardEnabled":
+			if _, ok := fieldSeen[merchantaccount.FieldBlocklistGuardEnabled]; !ok {
+				selectedFields = append(selectedFields, merchantaccount.FieldBlocklistGuardEnabled)
+				fieldSeen[merchantaccount.FieldBlocklistGuardEnabled] = struct{}{}
 			}
 		case "id":
 		case "__typename":

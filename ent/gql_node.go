@@ -9,6 +9,7 @@ import (
 	"switchyard/ent/auditentry"
 	"switchyard/ent/authentication"
 	"switchyard/ent/billingsubscription"
+	"switchyard/ent/blocklistentry"
 	"switchyard/ent/capture"
 	"switchyard/ent/coupon"
 	"switchyard/ent/customer"
@@ -63,6 +64,11 @@ var billingsubscriptionImplementors = []string{"BillingSubscription", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
 func (*BillingSubscription) IsNode() {}
+
+var blocklistentryImplementors = []string{"BlocklistEntry", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*BlocklistEntry) IsNode() {}
 
 var captureImplementors = []string{"Capture", "Node"}
 
@@ -269,6 +275,15 @@ func (c *Client) noder(ctx context.Context, table string, id string) (Noder, err
 			Where(billingsubscription.ID(id))
 		if fc := graphql.GetFieldContext(ctx); fc != nil {
 			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, billingsubscriptionImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case blocklistentry.Table:
+		query := c.BlocklistEntry.Query().
+			Where(blocklistentry.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, blocklistentryImplementors...); err != nil {
 				return nil, err
 			}
 		}
@@ -605,6 +620,22 @@ func (c *Client) noders(ctx context.Context, table string, ids []string) ([]Node
 		query := c.BillingSubscription.Query().
 			Where(billingsubscription.IDIn(ids...))
 		query, err := query.CollectFields(ctx, billingsubscriptionImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case blocklistentry.Table:
+		query := c.BlocklistEntry.Query().
+			Where(blocklistentry.IDIn(ids...))
+		query, err := query.CollectFields(ctx, blocklistentryImplementors...)
 		if err != nil {
 			return nil, err
 		}

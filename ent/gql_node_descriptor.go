@@ -783,6 +783,66 @@ func (_m *BillingSubscription) Node(ctx context.Context) (node *Node, err error)
 }
 
 // Node implements Noder interface
+func (_m *BlocklistEntry) Node(ctx context.Context) (node *Node, err error) {
+	node = &Node{
+		ID:     _m.ID,
+		Type:   "BlocklistEntry",
+		Fields: make([]*Field, 6),
+		Edges:  make([]*Edge, 0),
+	}
+	var buf []byte
+	if buf, err = json.Marshal(_m.MerchantID); err != nil {
+		return nil, err
+	}
+	node.Fields[0] = &Field{
+		Type:  "string",
+		Name:  "merchant_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.CreatedAt); err != nil {
+		return nil, err
+	}
+	node.Fields[1] = &Field{
+		Type:  "time.Time",
+		Name:  "created_at",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.ModifiedAt); err != nil {
+		return nil, err
+	}
+	node.Fields[2] = &Field{
+		Type:  "time.Time",
+		Name:  "modified_at",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.FingerprintID); err != nil {
+		return nil, err
+	}
+	node.Fields[3] = &Field{
+		Type:  "string",
+		Name:  "fingerprint_id",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.DataKind); err != nil {
+		return nil, err
+	}
+	node.Fields[4] = &Field{
+		Type:  "blocklistentry.DataKind",
+		Name:  "data_kind",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.Metadata); err != nil {
+		return nil, err
+	}
+	node.Fields[5] = &Field{
+		Type:  "map[string]interface {}",
+		Name:  "metadata",
+		Value: string(buf),
+	}
+	return node, nil
+}
+
+// Node implements Noder interface
 func (_m *Capture) Node(ctx context.Context) (node *Node, err error) {
 	node = &Node{
 		ID:     _m.ID,
@@ -2329,7 +2389,7 @@ func (_m *MerchantAccount) Node(ctx context.Context) (node *Node, err error) {
 	node = &Node{
 		ID:     _m.ID,
 		Type:   "MerchantAccount",
-		Fields: make([]*Field, 16),
+		Fields: make([]*Field, 17),
 		Edges:  make([]*Edge, 4),
 	}
 	var buf []byte
@@ -2459,6 +2519,14 @@ func (_m *MerchantAccount) Node(ctx context.Context) (node *Node, err error) {
 	node.Fields[15] = &Field{
 		Type:  "string",
 		Name:  "time_zone",
+		Value: string(buf),
+	}
+	if buf, err = json.Marshal(_m.BlocklistGuardEnabled); err != nil {
+		return nil, err
+	}
+	node.Fields[16] = &Field{
+		Type:  "bool",
+		Name:  "blocklist_guard_enabled",
 		Value: string(buf),
 	}
 	node.Edges[0] = &Edge{

@@ -12,6 +12,7 @@ import (
 	"switchyard/ent/auditentry"
 	"switchyard/ent/authentication"
 	"switchyard/ent/billingsubscription"
+	"switchyard/ent/blocklistentry"
 	"switchyard/ent/capture"
 	"switchyard/ent/coupon"
 	"switchyard/ent/customer"
@@ -1555,6 +1556,392 @@ func (_m *BillingSubscription) ToEdge(order *BillingSubscriptionOrder) *BillingS
 		order = DefaultBillingSubscriptionOrder
 	}
 	return &BillingSubscriptionEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// BlocklistEntryEdge is the edge representation of BlocklistEntry.
+type BlocklistEntryEdge struct {
+	Node   *BlocklistEntry `json:"node"`
+	Cursor Cursor          `json:"cursor"`
+}
+
+// BlocklistEntryConnection is the connection containing edges to BlocklistEntry.
+type BlocklistEntryConnection struct {
+	Edges      []*BlocklistEntryEdge `json:"edges"`
+	PageInfo   PageInfo              `json:"pageInfo"`
+	TotalCount int                   `json:"totalCount"`
+}
+
+func (c *BlocklistEntryConnection) build(nodes []*BlocklistEntry, pager *blocklistentryPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *BlocklistEntry
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *BlocklistEntry {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *BlocklistEntry {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*BlocklistEntryEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &BlocklistEntryEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// BlocklistEntryPaginateOption enables pagination customization.
+type BlocklistEntryPaginateOption func(*blocklistentryPager) error
+
+// WithBlocklistEntryOrder configures pagination ordering.
+func WithBlocklistEntryOrder(order []*BlocklistEntryOrder) BlocklistEntryPaginateOption {
+	return func(pager *blocklistentryPager) error {
+		for _, o := range order {
+			if err := o.Direction.Validate(); err != nil {
+				return err
+			}
+		}
+		pager.order = append(pager.order, order...)
+		return nil
+	}
+}
+
+// WithBlocklistEntryFilter configures pagination filter.
+func WithBlocklistEntryFilter(filter func(*BlocklistEntryQuery) (*BlocklistEntryQuery, error)) BlocklistEntryPaginateOption {
+	return func(pager *blocklistentryPager) error {
+		if filter == nil {
+			return errors.New("BlocklistEntryQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type blocklistentryPager struct {
+	reverse bool
+	order   []*BlocklistEntryOrder
+	filter  func(*BlocklistEntryQuery) (*BlocklistEntryQuery, error)
+}
+
+func newBlocklistEntryPager(opts []BlocklistEntryPaginateOption, reverse bool) (*blocklistentryPager, error) {
+	pager := &blocklistentryPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	for i, o := range pager.order {
+		if i > 0 && o.Field == pager.order[i-1].Field {
+			return nil, fmt.Errorf("duplicate order direction %q", o.Direction)
+		}
+	}
+	return pager, nil
+}
+
+func (p *blocklistentryPager) applyFilter(query *BlocklistEntryQuery) (*BlocklistEntryQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *blocklistentryPager) toCursor(_m *BlocklistEntry) Cursor {
+	cs_ := make([]any, 0, len(p.order))
+	for _, o_ := range p.order {
+		cs_ = append(cs_, o_.Field.toCursor(_m).Value)
+	}
+	return Cursor{ID: _m.ID, Value: cs_}
+}
+
+func (p *blocklistentryPager) applyCursors(query *BlocklistEntryQuery, after, before *Cursor) (*BlocklistEntryQuery, error) {
+	idDirection := entgql.OrderDirectionAsc
+	if p.reverse {
+		idDirection = entgql.OrderDirectionDesc
+	}
+	fields, directions := make([]string, 0, len(p.order)), make([]OrderDirection, 0, len(p.order))
+	for _, o := range p.order {
+		fields = append(fields, o.Field.column)
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		directions = append(directions, direction)
+	}
+	predicates, err := entgql.MultiCursorsPredicate(after, before, &entgql.MultiCursorsOptions{
+		FieldID:     DefaultBlocklistEntryOrder.Field.column,
+		DirectionID: idDirection,
+		Fields:      fields,
+		Directions:  directions,
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, predicate := range predicates {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *blocklistentryPager) applyOrder(query *BlocklistEntryQuery) *BlocklistEntryQuery {
+	var defaultOrdered bool
+	for _, o := range p.order {
+		direction := o.Direction
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		query = query.Order(o.Field.toTerm(direction.OrderTermOption()))
+		if o.Field.column == DefaultBlocklistEntryOrder.Field.column {
+			defaultOrdered = true
+		}
+		if len(query.ctx.Fields) > 0 {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
+	}
+	if !defaultOrdered {
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		query = query.Order(DefaultBlocklistEntryOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	return query
+}
+
+func (p *blocklistentryPager) orderExpr(query *BlocklistEntryQuery) sql.Querier {
+	if len(query.ctx.Fields) > 0 {
+		for _, o := range p.order {
+			query.ctx.AppendFieldOnce(o.Field.column)
+		}
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		for _, o := range p.order {
+			direction := o.Direction
+			if p.reverse {
+				direction = direction.Reverse()
+			}
+			b.Ident(o.Field.column).Pad().WriteString(string(direction))
+			b.Comma()
+		}
+		direction := entgql.OrderDirectionAsc
+		if p.reverse {
+			direction = direction.Reverse()
+		}
+		b.Ident(DefaultBlocklistEntryOrder.Field.column).Pad().WriteString(string(direction))
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to BlocklistEntry.
+func (_m *BlocklistEntryQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...BlocklistEntryPaginateOption,
+) (*BlocklistEntryConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newBlocklistEntryPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &BlocklistEntryConnection{Edges: []*BlocklistEntryEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// BlocklistEntryOrderFieldID orders BlocklistEntry by id.
+	BlocklistEntryOrderFieldID = &BlocklistEntryOrderField{
+		Value: func(_m *BlocklistEntry) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: blocklistentry.FieldID,
+		toTerm: blocklistentry.ByID,
+		toCursor: func(_m *BlocklistEntry) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.ID,
+			}
+		},
+	}
+	// BlocklistEntryOrderFieldMerchantID orders BlocklistEntry by merchant_id.
+	BlocklistEntryOrderFieldMerchantID = &BlocklistEntryOrderField{
+		Value: func(_m *BlocklistEntry) (ent.Value, error) {
+			return _m.MerchantID, nil
+		},
+		column: blocklistentry.FieldMerchantID,
+		toTerm: blocklistentry.ByMerchantID,
+		toCursor: func(_m *BlocklistEntry) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.MerchantID,
+			}
+		},
+	}
+	// BlocklistEntryOrderFieldCreatedAt orders BlocklistEntry by created_at.
+	BlocklistEntryOrderFieldCreatedAt = &BlocklistEntryOrderField{
+		Value: func(_m *BlocklistEntry) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: blocklistentry.FieldCreatedAt,
+		toTerm: blocklistentry.ByCreatedAt,
+		toCursor: func(_m *BlocklistEntry) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// BlocklistEntryOrderFieldModifiedAt orders BlocklistEntry by modified_at.
+	BlocklistEntryOrderFieldModifiedAt = &BlocklistEntryOrderField{
+		Value: func(_m *BlocklistEntry) (ent.Value, error) {
+			return _m.ModifiedAt, nil
+		},
+		column: blocklistentry.FieldModifiedAt,
+		toTerm: blocklistentry.ByModifiedAt,
+		toCursor: func(_m *BlocklistEntry) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.ModifiedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f BlocklistEntryOrderField) String() string {
+	var str string
+	switch f.column {
+	case BlocklistEntryOrderFieldID.column:
+		str = "ID"
+	case BlocklistEntryOrderFieldMerchantID.column:
+		str = "MERCHANT_ID"
+	case BlocklistEntryOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case BlocklistEntryOrderFieldModifiedAt.column:
+		str = "MODIFIED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f BlocklistEntryOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *BlocklistEntryOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("BlocklistEntryOrderField %T must be a string", v)
+	}
+	switch str {
+	case "ID":
+		*f = *BlocklistEntryOrderFieldID
+	case "MERCHANT_ID":
+		*f = *BlocklistEntryOrderFieldMerchantID
+	case "CREATED_AT":
+		*f = *BlocklistEntryOrderFieldCreatedAt
+	case "MODIFIED_AT":
+		*f = *BlocklistEntryOrderFieldModifiedAt
+	default:
+		return fmt.Errorf("%s is not a valid BlocklistEntryOrderField", str)
+	}
+	return nil
+}
+
+// BlocklistEntryOrderField defines the ordering field of BlocklistEntry.
+type BlocklistEntryOrderField struct {
+	// Value extracts the ordering value from the given BlocklistEntry.
+	Value    func(*BlocklistEntry) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) blocklistentry.OrderOption
+	toCursor func(*BlocklistEntry) Cursor
+}
+
+// BlocklistEntryOrder defines the ordering of BlocklistEntry.
+type BlocklistEntryOrder struct {
+	Direction OrderDirection            `json:"direction"`
+	Field     *BlocklistEntryOrderField `json:"field"`
+}
+
+// DefaultBlocklistEntryOrder is the default ordering of BlocklistEntry.
+var DefaultBlocklistEntryOrder = &BlocklistEntryOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &BlocklistEntryOrderField{
+		Value: func(_m *BlocklistEntry) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: blocklistentry.FieldID,
+		toTerm: blocklistentry.ByID,
+		toCursor: func(_m *BlocklistEntry) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts BlocklistEntry into BlocklistEntryEdge.
+func (_m *BlocklistEntry) ToEdge(order *BlocklistEntryOrder) *BlocklistEntryEdge {
+	if order == nil {
+		order = DefaultBlocklistEntryOrder
+	}
+	return &BlocklistEntryEdge{
 		Node:   _m,
 		Cursor: order.Field.toCursor(_m),
 	}

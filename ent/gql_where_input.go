@@ -9,6 +9,7 @@ import (
 	"switchyard/ent/auditentry"
 	"switchyard/ent/authentication"
 	"switchyard/ent/billingsubscription"
+	"switchyard/ent/blocklistentry"
 	"switchyard/ent/capture"
 	"switchyard/ent/coupon"
 	"switchyard/ent/customer"
@@ -4302,6 +4303,332 @@ func (i *BillingSubscriptionWhereInput) P() (predicate.BillingSubscription, erro
 		return predicates[0], nil
 	default:
 		return billingsubscription.And(predicates...), nil
+	}
+}
+
+// BlocklistEntryWhereInput represents a where input for filtering BlocklistEntry queries.
+type BlocklistEntryWhereInput struct {
+	Predicates []predicate.BlocklistEntry  `json:"-"`
+	Not        *BlocklistEntryWhereInput   `json:"not,omitempty"`
+	Or         []*BlocklistEntryWhereInput `json:"or,omitempty"`
+	And        []*BlocklistEntryWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID             *string  `json:"id,omitempty"`
+	IDNEQ          *string  `json:"idNEQ,omitempty"`
+	IDIn           []string `json:"idIn,omitempty"`
+	IDNotIn        []string `json:"idNotIn,omitempty"`
+	IDGT           *string  `json:"idGT,omitempty"`
+	IDGTE          *string  `json:"idGTE,omitempty"`
+	IDLT           *string  `json:"idLT,omitempty"`
+	IDLTE          *string  `json:"idLTE,omitempty"`
+	IDEqualFold    *string  `json:"idEqualFold,omitempty"`
+	IDContainsFold *string  `json:"idContainsFold,omitempty"`
+
+	// "merchant_id" field predicates.
+	MerchantID             *string  `json:"merchantID,omitempty"`
+	MerchantIDNEQ          *string  `json:"merchantIDNEQ,omitempty"`
+	MerchantIDIn           []string `json:"merchantIDIn,omitempty"`
+	MerchantIDNotIn        []string `json:"merchantIDNotIn,omitempty"`
+	MerchantIDGT           *string  `json:"merchantIDGT,omitempty"`
+	MerchantIDGTE          *string  `json:"merchantIDGTE,omitempty"`
+	MerchantIDLT           *string  `json:"merchantIDLT,omitempty"`
+	MerchantIDLTE          *string  `json:"merchantIDLTE,omitempty"`
+	MerchantIDContains     *string  `json:"merchantIDContains,omitempty"`
+	MerchantIDHasPrefix    *string  `json:"merchantIDHasPrefix,omitempty"`
+	MerchantIDHasSuffix    *string  `json:"merchantIDHasSuffix,omitempty"`
+	MerchantIDEqualFold    *string  `json:"merchantIDEqualFold,omitempty"`
+	MerchantIDContainsFold *string  `json:"merchantIDContainsFold,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "modified_at" field predicates.
+	ModifiedAt      *time.Time  `json:"modifiedAt,omitempty"`
+	ModifiedAtNEQ   *time.Time  `json:"modifiedAtNEQ,omitempty"`
+	ModifiedAtIn    []time.Time `json:"modifiedAtIn,omitempty"`
+	ModifiedAtNotIn []time.Time `json:"modifiedAtNotIn,omitempty"`
+	ModifiedAtGT    *time.Time  `json:"modifiedAtGT,omitempty"`
+	ModifiedAtGTE   *time.Time  `json:"modifiedAtGTE,omitempty"`
+	ModifiedAtLT    *time.Time  `json:"modifiedAtLT,omitempty"`
+	ModifiedAtLTE   *time.Time  `json:"modifiedAtLTE,omitempty"`
+
+	// "fingerprint_id" field predicates.
+	FingerprintID             *string  `json:"fingerprintID,omitempty"`
+	FingerprintIDNEQ          *string  `json:"fingerprintIDNEQ,omitempty"`
+	FingerprintIDIn           []string `json:"fingerprintIDIn,omitempty"`
+	FingerprintIDNotIn        []string `json:"fingerprintIDNotIn,omitempty"`
+	FingerprintIDGT           *string  `json:"fingerprintIDGT,omitempty"`
+	FingerprintIDGTE          *string  `json:"fingerprintIDGTE,omitempty"`
+	FingerprintIDLT           *string  `json:"fingerprintIDLT,omitempty"`
+	FingerprintIDLTE          *string  `json:"fingerprintIDLTE,omitempty"`
+	FingerprintIDContains     *string  `json:"fingerprintIDContains,omitempty"`
+	FingerprintIDHasPrefix    *string  `json:"fingerprintIDHasPrefix,omitempty"`
+	FingerprintIDHasSuffix    *string  `json:"fingerprintIDHasSuffix,omitempty"`
+	FingerprintIDEqualFold    *string  `json:"fingerprintIDEqualFold,omitempty"`
+	FingerprintIDContainsFold *string  `json:"fingerprintIDContainsFold,omitempty"`
+
+	// "data_kind" field predicates.
+	DataKind      *blocklistentry.DataKind  `json:"dataKind,omitempty"`
+	DataKindNEQ   *blocklistentry.DataKind  `json:"dataKindNEQ,omitempty"`
+	DataKindIn    []blocklistentry.DataKind `json:"dataKindIn,omitempty"`
+	DataKindNotIn []blocklistentry.DataKind `json:"dataKindNotIn,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *BlocklistEntryWhereInput) AddPredicates(predicates ...predicate.BlocklistEntry) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the BlocklistEntryWhereInput filter on the BlocklistEntryQuery builder.
+func (i *BlocklistEntryWhereInput) Filter(q *BlocklistEntryQuery) (*BlocklistEntryQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyBlocklistEntryWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyBlocklistEntryWhereInput is returned in case the BlocklistEntryWhereInput is empty.
+var ErrEmptyBlocklistEntryWhereInput = errors.New("ent: empty predicate BlocklistEntryWhereInput")
+
+// P returns a predicate for filtering blocklistentries.
+// An error is returned if the input is empty or invalid.
+func (i *BlocklistEntryWhereInput) P() (predicate.BlocklistEntry, error) {
+	var predicates []predicate.BlocklistEntry
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, blocklistentry.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.BlocklistEntry, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, blocklistentry.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.BlocklistEntry, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, blocklistentry.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, blocklistentry.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, blocklistentry.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, blocklistentry.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, blocklistentry.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, blocklistentry.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, blocklistentry.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, blocklistentry.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, blocklistentry.IDLTE(*i.IDLTE))
+	}
+	if i.IDEqualFold != nil {
+		predicates = append(predicates, blocklistentry.IDEqualFold(*i.IDEqualFold))
+	}
+	if i.IDContainsFold != nil {
+		predicates = append(predicates, blocklistentry.IDContainsFold(*i.IDContainsFold))
+	}
+	if i.MerchantID != nil {
+		predicates = append(predicates, blocklistentry.MerchantIDEQ(*i.MerchantID))
+	}
+	if i.MerchantIDNEQ != nil {
+		predicates = append(predicates, blocklistentry.MerchantIDNEQ(*i.MerchantIDNEQ))
+	}
+	if len(i.MerchantIDIn) > 0 {
+		predicates = append(predicates, blocklistentry.MerchantIDIn(i.MerchantIDIn...))
+	}
+	if len(i.MerchantIDNotIn) > 0 {
+		predicates = append(predicates, blocklistentry.MerchantIDNotIn(i.MerchantIDNotIn...))
+	}
+	if i.MerchantIDGT != nil {
+		predicates = append(predicates, blocklistentry.MerchantIDGT(*i.MerchantIDGT))
+	}
+	if i.MerchantIDGTE != nil {
+		predicates = append(predicates, blocklistentry.MerchantIDGTE(*i.MerchantIDGTE))
+	}
+	if i.MerchantIDLT != nil {
+		predicates = append(predicates, blocklistentry.MerchantIDLT(*i.MerchantIDLT))
+	}
+	if i.MerchantIDLTE != nil {
+		predicates = append(predicates, blocklistentry.MerchantIDLTE(*i.MerchantIDLTE))
+	}
+	if i.MerchantIDContains != nil {
+		predicates = append(predicates, blocklistentry.MerchantIDContains(*i.MerchantIDContains))
+	}
+	if i.MerchantIDHasPrefix != nil {
+		predicates = append(predicates, blocklistentry.MerchantIDHasPrefix(*i.MerchantIDHasPrefix))
+	}
+	if i.MerchantIDHasSuffix != nil {
+		predicates = append(predicates, blocklistentry.MerchantIDHasSuffix(*i.MerchantIDHasSuffix))
+	}
+	if i.MerchantIDEqualFold != nil {
+		predicates = append(predicates, blocklistentry.MerchantIDEqualFold(*i.MerchantIDEqualFold))
+	}
+	if i.MerchantIDContainsFold != nil {
+		predicates = append(predicates, blocklistentry.MerchantIDContainsFold(*i.MerchantIDContainsFold))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, blocklistentry.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, blocklistentry.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, blocklistentry.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, blocklistentry.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, blocklistentry.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, blocklistentry.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, blocklistentry.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, blocklistentry.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.ModifiedAt != nil {
+		predicates = append(predicates, blocklistentry.ModifiedAtEQ(*i.ModifiedAt))
+	}
+	if i.ModifiedAtNEQ != nil {
+		predicates = append(predicates, blocklistentry.ModifiedAtNEQ(*i.ModifiedAtNEQ))
+	}
+	if len(i.ModifiedAtIn) > 0 {
+		predicates = append(predicates, blocklistentry.ModifiedAtIn(i.ModifiedAtIn...))
+	}
+	if len(i.ModifiedAtNotIn) > 0 {
+		predicates = append(predicates, blocklistentry.ModifiedAtNotIn(i.ModifiedAtNotIn...))
+	}
+	if i.ModifiedAtGT != nil {
+		predicates = append(predicates, blocklistentry.ModifiedAtGT(*i.ModifiedAtGT))
+	}
+	if i.ModifiedAtGTE != nil {
+		predicates = append(predicates, blocklistentry.ModifiedAtGTE(*i.ModifiedAtGTE))
+	}
+	if i.ModifiedAtLT != nil {
+		predicates = append(predicates, blocklistentry.ModifiedAtLT(*i.ModifiedAtLT))
+	}
+	if i.ModifiedAtLTE != nil {
+		predicates = append(predicates, blocklistentry.ModifiedAtLTE(*i.ModifiedAtLTE))
+	}
+	if i.FingerprintID != nil {
+		predicates = append(predicates, blocklistentry.FingerprintIDEQ(*i.FingerprintID))
+	}
+	if i.FingerprintIDNEQ != nil {
+		predicates = append(predicates, blocklistentry.FingerprintIDNEQ(*i.FingerprintIDNEQ))
+	}
+	if len(i.FingerprintIDIn) > 0 {
+		predicates = append(predicates, blocklistentry.FingerprintIDIn(i.FingerprintIDIn...))
+	}
+	if len(i.FingerprintIDNotIn) > 0 {
+		predicates = append(predicates, blocklistentry.FingerprintIDNotIn(i.FingerprintIDNotIn...))
+	}
+	if i.FingerprintIDGT != nil {
+		predicates = append(predicates, blocklistentry.FingerprintIDGT(*i.FingerprintIDGT))
+	}
+	if i.FingerprintIDGTE != nil {
+		predicates = append(predicates, blocklistentry.FingerprintIDGTE(*i.FingerprintIDGTE))
+	}
+	if i.FingerprintIDLT != nil {
+		predicates = append(predicates, blocklistentry.FingerprintIDLT(*i.FingerprintIDLT))
+	}
+	if i.FingerprintIDLTE != nil {
+		predicates = append(predicates, blocklistentry.FingerprintIDLTE(*i.FingerprintIDLTE))
+	}
+	if i.FingerprintIDContains != nil {
+		predicates = append(predicates, blocklistentry.FingerprintIDContains(*i.FingerprintIDContains))
+	}
+	if i.FingerprintIDHasPrefix != nil {
+		predicates = append(predicates, blocklistentry.FingerprintIDHasPrefix(*i.FingerprintIDHasPrefix))
+	}
+	if i.FingerprintIDHasSuffix != nil {
+		predicates = append(predicates, blocklistentry.FingerprintIDHasSuffix(*i.FingerprintIDHasSuffix))
+	}
+	if i.FingerprintIDEqualFold != nil {
+		predicates = append(predicates, blocklistentry.FingerprintIDEqualFold(*i.FingerprintIDEqualFold))
+	}
+	if i.FingerprintIDContainsFold != nil {
+		predicates = append(predicates, blocklistentry.FingerprintIDContainsFold(*i.FingerprintIDContainsFold))
+	}
+	if i.DataKind != nil {
+		predicates = append(predicates, blocklistentry.DataKindEQ(*i.DataKind))
+	}
+	if i.DataKindNEQ != nil {
+		predicates = append(predicates, blocklistentry.DataKindNEQ(*i.DataKindNEQ))
+	}
+	if len(i.DataKindIn) > 0 {
+		predicates = append(predicates, blocklistentry.DataKindIn(i.DataKindIn...))
+	}
+	if len(i.DataKindNotIn) > 0 {
+		predicates = append(predicates, blocklistentry.DataKindNotIn(i.DataKindNotIn...))
+	}
+
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyBlocklistEntryWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return blocklistentry.And(predicates...), nil
 	}
 }
 
@@ -13039,6 +13366,10 @@ type MerchantAccountWhereInput struct {
 	TimeZoneEqualFold    *string  `json:"timeZoneEqualFold,omitempty"`
 	TimeZoneContainsFold *string  `json:"timeZoneContainsFold,omitempty"`
 
+	// "blocklist_guard_enabled" field predicates.
+	BlocklistGuardEnabled    *bool `json:"blocklistGuardEnabled,omitempty"`
+	BlocklistGuardEnabledNEQ *bool `json:"blocklistGuardEnabledNEQ,omitempty"`
+
 	// "profiles" edge predicates.
 	HasProfiles     *bool                `json:"hasProfiles,omitempty"`
 	HasProfilesWith []*ProfileWhereInput `json:"hasProfilesWith,omitempty"`
@@ -13543,6 +13874,12 @@ func (i *MerchantAccountWhereInput) P() (predicate.MerchantAccount, error) {
 	}
 	if i.TimeZoneContainsFold != nil {
 		predicates = append(predicates, merchantaccount.TimeZoneContainsFold(*i.TimeZoneContainsFold))
+	}
+	if i.BlocklistGuardEnabled != nil {
+		predicates = append(predicates, merchantaccount.BlocklistGuardEnabledEQ(*i.BlocklistGuardEnabled))
+	}
+	if i.BlocklistGuardEnabledNEQ != nil {
+		predicates = append(predicates, merchantaccount.BlocklistGuardEnabledNEQ(*i.BlocklistGuardEnabledNEQ))
 	}
 
 	if i.HasProfiles != nil {

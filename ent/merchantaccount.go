@@ -55,6 +55,8 @@ type MerchantAccount struct {
 	IsPlatformAccount bool `json:"is_platform_account,omitempty"`
 	// TimeZone holds the value of the "time_zone" field.
 	TimeZone string `json:"time_zone,omitempty"`
+	// BlocklistGuardEnabled holds the value of the "blocklist_guard_enabled" field.
+	BlocklistGuardEnabled bool `json:"blocklist_guard_enabled,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the MerchantAccountQuery when eager-loading is set.
 	Edges        MerchantAccountEdges `json:"edges"`
@@ -126,7 +128,7 @@ func (*MerchantAccount) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case merchantaccount.FieldMerchantDetails, merchantaccount.FieldWebhookDetails, merchantaccount.FieldMetadata, merchantaccount.FieldPrimaryBusinessDetails:
 			values[i] = new([]byte)
-		case merchantaccount.FieldEnablePaymentResponseHash, merchantaccount.FieldRedirectToMerchantWithHTTPPost, merchantaccount.FieldIsReconEnabled, merchantaccount.FieldIsPlatformAccount:
+		case merchantaccount.FieldEnablePaymentResponseHash, merchantaccount.FieldRedirectToMerchantWithHTTPPost, merchantaccount.FieldIsReconEnabled, merchantaccount.FieldIsPlatformAccount, merchantaccount.FieldBlocklistGuardEnabled:
 			values[i] = new(sql.NullBool)
 		case merchantaccount.FieldID, merchantaccount.FieldMerchantName, merchantaccount.FieldReturnURL, merchantaccount.FieldPublishableKey, merchantaccount.FieldDefaultProfileID, merchantaccount.FieldOrganizationID, merchantaccount.FieldLockerID, merchantaccount.FieldMerchantAccountType, merchantaccount.FieldTimeZone:
 			values[i] = new(sql.NullString)
@@ -274,6 +276,12 @@ func (_m *MerchantAccount) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.TimeZone = value.String
 			}
+		case merchantaccount.FieldBlocklistGuardEnabled:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field blocklist_guard_enabled", values[i])
+			} else if value.Valid {
+				_m.BlocklistGuardEnabled = value.Bool
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -393,6 +401,9 @@ func (_m *MerchantAccount) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("time_zone=")
 	builder.WriteString(_m.TimeZone)
+	builder.WriteString(", ")
+	builder.WriteString("blocklist_guard_enabled=")
+	builder.WriteString(fmt.Sprintf("%v", _m.BlocklistGuardEnabled))
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -240,6 +240,20 @@ func (_c *MerchantAccountCreate) SetNillableTimeZone(v *string) *MerchantAccount
 	return _c
 }
 
+// SetBlocklistGuardEnabled sets the "blocklist_guard_enabled" field.
+func (_c *MerchantAccountCreate) SetBlocklistGuardEnabled(v bool) *MerchantAccountCreate {
+	_c.mutation.SetBlocklistGuardEnabled(v)
+	return _c
+}
+
+// SetNillableBlocklistGuardEnabled sets the "blocklist_guard_enabled" field if the given value is not nil.
+func (_c *MerchantAccountCreate) SetNillableBlocklistGuardEnabled(v *bool) *MerchantAccountCreate {
+	if v != nil {
+		_c.SetBlocklistGuardEnabled(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *MerchantAccountCreate) SetID(v string) *MerchantAccountCreate {
 	_c.mutation.SetID(v)
@@ -381,6 +395,10 @@ func (_c *MerchantAccountCreate) defaults() error {
 		v := merchantaccount.DefaultTimeZone
 		_c.mutation.SetTimeZone(v)
 	}
+	if _, ok := _c.mutation.BlocklistGuardEnabled(); !ok {
+		v := merchantaccount.DefaultBlocklistGuardEnabled
+		_c.mutation.SetBlocklistGuardEnabled(v)
+	}
 	return nil
 }
 
@@ -452,6 +470,9 @@ func (_c *MerchantAccountCreate) check() error {
 		if err := merchantaccount.TimeZoneValidator(v); err != nil {
 			return &ValidationError{Name: "time_zone", err: fmt.Errorf(`ent: validator failed for field "MerchantAccount.time_zone": %w`, err)}
 		}
+	}
+	if _, ok := _c.mutation.BlocklistGuardEnabled(); !ok {
+		return &ValidationError{Name: "blocklist_guard_enabled", err: errors.New(`ent: missing required field "MerchantAccount.blocklist_guard_enabled"`)}
 	}
 	if v, ok := _c.mutation.ID(); ok {
 		if err := merchantaccount.IDValidator(v); err != nil {
@@ -565,6 +586,10 @@ func (_c *MerchantAccountCreate) createSpec() (*MerchantAccount, *sqlgraph.Creat
 	if value, ok := _c.mutation.TimeZone(); ok {
 		_spec.SetField(merchantaccount.FieldTimeZone, field.TypeString, value)
 		_node.TimeZone = value
+	}
+	if value, ok := _c.mutation.BlocklistGuardEnabled(); ok {
+		_spec.SetField(merchantaccount.FieldBlocklistGuardEnabled, field.TypeBool, value)
+		_node.BlocklistGuardEnabled = value
 	}
 	if nodes := _c.mutation.ProfilesIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -928,6 +953,18 @@ func (u *MerchantAccountUpsert) UpdateTimeZone() *MerchantAccountUpsert {
 	return u
 }
 
+// SetBlocklistGuardEnabled sets the "blocklist_guard_enabled" field.
+func (u *MerchantAccountUpsert) SetBlocklistGuardEnabled(v bool) *MerchantAccountUpsert {
+	u.Set(merchantaccount.FieldBlocklistGuardEnabled, v)
+	return u
+}
+
+// UpdateBlocklistGuardEnabled sets the "blocklist_guard_enabled" field to the value that was provided on create.
+func (u *MerchantAccountUpsert) UpdateBlocklistGuardEnabled() *MerchantAccountUpsert {
+	u.SetExcluded(merchantaccount.FieldBlocklistGuardEnabled)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create except the ID field.
 // Using this option is equivalent to using:
 //
@@ -1266,6 +1303,20 @@ func (u *MerchantAccountUpsertOne) SetTimeZone(v string) *MerchantAccountUpsertO
 func (u *MerchantAccountUpsertOne) UpdateTimeZone() *MerchantAccountUpsertOne {
 	return u.Update(func(s *MerchantAccountUpsert) {
 		s.UpdateTimeZone()
+	})
+}
+
+// SetBlocklistGuardEnabled sets the "blocklist_guard_enabled" field.
+func (u *MerchantAccountUpsertOne) SetBlocklistGuardEnabled(v bool) *MerchantAccountUpsertOne {
+	return u.Update(func(s *MerchantAccountUpsert) {
+		s.SetBlocklistGuardEnabled(v)
+	})
+}
+
+// UpdateBlocklistGuardEnabled sets the "blocklist_guard_enabled" field to the value that was provided on create.
+func (u *MerchantAccountUpsertOne) UpdateBlocklistGuardEnabled() *MerchantAccountUpsertOne {
+	return u.Update(func(s *MerchantAccountUpsert) {
+		s.UpdateBlocklistGuardEnabled()
 	})
 }
 
@@ -1774,6 +1825,20 @@ func (u *MerchantAccountUpsertBulk) SetTimeZone(v string) *MerchantAccountUpsert
 func (u *MerchantAccountUpsertBulk) UpdateTimeZone() *MerchantAccountUpsertBulk {
 	return u.Update(func(s *MerchantAccountUpsert) {
 		s.UpdateTimeZone()
+	})
+}
+
+// SetBlocklistGuardEnabled sets the "blocklist_guard_enabled" field.
+func (u *MerchantAccountUpsertBulk) SetBlocklistGuardEnabled(v bool) *MerchantAccountUpsertBulk {
+	return u.Update(func(s *MerchantAccountUpsert) {
+		s.SetBlocklistGuardEnabled(v)
+	})
+}
+
+// UpdateBlocklistGuardEnabled sets the "blocklist_guard_enabled" field to the value that was provided on create.
+func (u *MerchantAccountUpsertBulk) UpdateBlocklistGuardEnabled() *MerchantAccountUpsertBulk {
+	return u.Update(func(s *MerchantAccountUpsert) {
+		s.UpdateBlocklistGuardEnabled()
 	})
 }
 

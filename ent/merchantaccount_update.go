@@ -279,6 +279,20 @@ func (_u *MerchantAccountUpdate) SetNillableTimeZone(v *string) *MerchantAccount
 	return _u
 }
 
+// SetBlocklistGuardEnabled sets the "blocklist_guard_enabled" field.
+func (_u *MerchantAccountUpdate) SetBlocklistGuardEnabled(v bool) *MerchantAccountUpdate {
+	_u.mutation.SetBlocklistGuardEnabled(v)
+	return _u
+}
+
+// SetNillableBlocklistGuardEnabled sets the "blocklist_guard_enabled" field if the given value is not nil.
+func (_u *MerchantAccountUpdate) SetNillableBlocklistGuardEnabled(v *bool) *MerchantAccountUpdate {
+	if v != nil {
+		_u.SetBlocklistGuardEnabled(*v)
+	}
+	return _u
+}
+
 // AddProfileIDs adds the "profiles" edge to the Profile entity by IDs.
 func (_u *MerchantAccountUpdate) AddProfileIDs(ids ...string) *MerchantAccountUpdate {
 	_u.mutation.AddProfileIDs(ids...)
@@ -607,6 +621,9 @@ func (_u *MerchantAccountUpdate) sqlSave(ctx context.Context) (_node int, err er
 	}
 	if value, ok := _u.mutation.TimeZone(); ok {
 		_spec.SetField(merchantaccount.FieldTimeZone, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.BlocklistGuardEnabled(); ok {
+		_spec.SetField(merchantaccount.FieldBlocklistGuardEnabled, field.TypeBool, value)
 	}
 	if _u.mutation.ProfilesCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -1054,6 +1071,20 @@ func (_u *MerchantAccountUpdateOne) SetNillableTimeZone(v *string) *MerchantAcco
 	return _u
 }
 
+// SetBlocklistGuardEnabled sets the "blocklist_guard_enabled" field.
+func (_u *MerchantAccountUpdateOne) SetBlocklistGuardEnabled(v bool) *MerchantAccountUpdateOne {
+	_u.mutation.SetBlocklistGuardEnabled(v)
+	return _u
+}
+
+// SetNillableBlocklistGuardEnabled sets the "blocklist_guard_enabled" field if the given value is not nil.
+func (_u *MerchantAccountUpdateOne) SetNillableBlocklistGuardEnabled(v *bool) *MerchantAccountUpdateOne {
+	if v != nil {
+		_u.SetBlocklistGuardEnabled(*v)
+	}
+	return _u
+}
+
 // AddProfileIDs adds the "profiles" edge to the Profile entity by IDs.
 func (_u *MerchantAccountUpdateOne) AddProfileIDs(ids ...string) *MerchantAccountUpdateOne {
 	_u.mutation.AddProfileIDs(ids...)
@@ -1412,6 +1443,9 @@ func (_u *MerchantAccountUpdateOne) sqlSave(ctx context.Context) (_node *Merchan
 	}
 	if value, ok := _u.mutation.TimeZone(); ok {
 		_spec.SetField(merchantaccount.FieldTimeZone, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.BlocklistGuardEnabled(); ok {
+		_spec.SetField(merchantaccount.FieldBlocklistGuardEnabled, field.TypeBool, value)
 	}
 	if _u.mutation.ProfilesCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -10,7 +10,10 @@ import (
 	"switchyard/ent/auditentry"
 	"switchyard/ent/authentication"
 	"switchyard/ent/billingsubscription"
+	"switchyard/ent/blocklistbatchjob"
+	"switchyard/ent/blocklistentry"
 	"switchyard/ent/capture"
+	"switchyard/ent/cardissuer"
 	"switchyard/ent/coupon"
 	"switchyard/ent/customer"
 	"switchyard/ent/dispute"
@@ -34,6 +37,7 @@ import (
 	"switchyard/ent/payoutattempt"
 	"switchyard/ent/predicate"
 	"switchyard/ent/profile"
+	"switchyard/ent/profileacquirer"
 	"switchyard/ent/refund"
 	"switchyard/ent/relay"
 	"switchyard/ent/routingalgorithm"
@@ -62,7 +66,10 @@ const (
 	TypeAuditEntry               = "AuditEntry"
 	TypeAuthentication           = "Authentication"
 	TypeBillingSubscription      = "BillingSubscription"
+	TypeBlocklistBatchJob        = "BlocklistBatchJob"
+	TypeBlocklistEntry           = "BlocklistEntry"
 	TypeCapture                  = "Capture"
+	TypeCardIssuer               = "CardIssuer"
 	TypeCoupon                   = "Coupon"
 	TypeCustomer                 = "Customer"
 	TypeDispute                  = "Dispute"
@@ -85,6 +92,7 @@ const (
 	TypePayout                   = "Payout"
 	TypePayoutAttempt            = "PayoutAttempt"
 	TypeProfile                  = "Profile"
+	TypeProfileAcquirer          = "ProfileAcquirer"
 	TypeRefund                   = "Refund"
 	TypeRelay                    = "Relay"
 	TypeRoutingAlgorithm         = "RoutingAlgorithm"
@@ -7326,6 +7334,1388 @@ func (m *BillingSubscriptionMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown BillingSubscription edge %s", name)
 }
 
+// BlocklistBatchJobMutation represents an operation that mutates the BlocklistBatchJob nodes in the graph.
+type BlocklistBatchJobMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *string
+	merchant_id       *string
+	created_at        *time.Time
+	modified_at       *time.Time
+	status            *blocklistbatchjob.Status
+	total_rows        *int32
+	addtotal_rows     *int32
+	succeeded_rows    *int32
+	addsucceeded_rows *int32
+	failed_rows       *int32
+	addfailed_rows    *int32
+	clearedFields     map[string]struct{}
+	done              bool
+	oldValue          func(context.Context) (*BlocklistBatchJob, error)
+	predicates        []predicate.BlocklistBatchJob
+}
+
+var _ ent.Mutation = (*BlocklistBatchJobMutation)(nil)
+
+// blocklistbatchjobOption allows management of the mutation configuration using functional options.
+type blocklistbatchjobOption func(*BlocklistBatchJobMutation)
+
+// newBlocklistBatchJobMutation creates new mutation for the BlocklistBatchJob entity.
+func newBlocklistBatchJobMutation(c config, op Op, opts ...blocklistbatchjobOption) *BlocklistBatchJobMutation {
+	m := &BlocklistBatchJobMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeBlocklistBatchJob,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withBlocklistBatchJobID sets the ID field of the mutation.
+func withBlocklistBatchJobID(id string) blocklistbatchjobOption {
+	return func(m *BlocklistBatchJobMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *BlocklistBatchJob
+		)
+		m.oldValue = func(ctx context.Context) (*BlocklistBatchJob, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().BlocklistBatchJob.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withBlocklistBatchJob sets the old BlocklistBatchJob of the mutation.
+func withBlocklistBatchJob(node *BlocklistBatchJob) blocklistbatchjobOption {
+	return func(m *BlocklistBatchJobMutation) {
+		m.oldValue = func(context.Context) (*BlocklistBatchJob, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m BlocklistBatchJobMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m BlocklistBatchJobMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of BlocklistBatchJob entities.
+func (m *BlocklistBatchJobMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *BlocklistBatchJobMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *BlocklistBatchJobMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().BlocklistBatchJob.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetMerchantID sets the "merchant_id" field.
+func (m *BlocklistBatchJobMutation) SetMerchantID(s string) {
+	m.merchant_id = &s
+}
+
+// MerchantID returns the value of the "merchant_id" field in the mutation.
+func (m *BlocklistBatchJobMutation) MerchantID() (r string, exists bool) {
+	v := m.merchant_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMerchantID returns the old "merchant_id" field's value of the BlocklistBatchJob entity.
+// If the BlocklistBatchJob object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BlocklistBatchJobMutation) OldMerchantID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMerchantID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMerchantID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMerchantID: %w", err)
+	}
+	return oldValue.MerchantID, nil
+}
+
+// ResetMerchantID resets all changes to the "merchant_id" field.
+func (m *BlocklistBatchJobMutation) ResetMerchantID() {
+	m.merchant_id = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *BlocklistBatchJobMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *BlocklistBatchJobMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the BlocklistBatchJob entity.
+// If the BlocklistBatchJob object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BlocklistBatchJobMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *BlocklistBatchJobMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetModifiedAt sets the "modified_at" field.
+func (m *BlocklistBatchJobMutation) SetModifiedAt(t time.Time) {
+	m.modified_at = &t
+}
+
+// ModifiedAt returns the value of the "modified_at" field in the mutation.
+func (m *BlocklistBatchJobMutation) ModifiedAt() (r time.Time, exists bool) {
+	v := m.modified_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldModifiedAt returns the old "modified_at" field's value of the BlocklistBatchJob entity.
+// If the BlocklistBatchJob object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BlocklistBatchJobMutation) OldModifiedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldModifiedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldModifiedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldModifiedAt: %w", err)
+	}
+	return oldValue.ModifiedAt, nil
+}
+
+// ResetModifiedAt resets all changes to the "modified_at" field.
+func (m *BlocklistBatchJobMutation) ResetModifiedAt() {
+	m.modified_at = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *BlocklistBatchJobMutation) SetStatus(b blocklistbatchjob.Status) {
+	m.status = &b
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *BlocklistBatchJobMutation) Status() (r blocklistbatchjob.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the BlocklistBatchJob entity.
+// If the BlocklistBatchJob object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BlocklistBatchJobMutation) OldStatus(ctx context.Context) (v blocklistbatchjob.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *BlocklistBatchJobMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetTotalRows sets the "total_rows" field.
+func (m *BlocklistBatchJobMutation) SetTotalRows(i int32) {
+	m.total_rows = &i
+	m.addtotal_rows = nil
+}
+
+// TotalRows returns the value of the "total_rows" field in the mutation.
+func (m *BlocklistBatchJobMutation) TotalRows() (r int32, exists bool) {
+	v := m.total_rows
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTotalRows returns the old "total_rows" field's value of the BlocklistBatchJob entity.
+// If the BlocklistBatchJob object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BlocklistBatchJobMutation) OldTotalRows(ctx context.Context) (v int32, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTotalRows is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTotalRows requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTotalRows: %w", err)
+	}
+	return oldValue.TotalRows, nil
+}
+
+// AddTotalRows adds i to the "total_rows" field.
+func (m *BlocklistBatchJobMutation) AddTotalRows(i int32) {
+	if m.addtotal_rows != nil {
+		*m.addtotal_rows += i
+	} else {
+		m.addtotal_rows = &i
+	}
+}
+
+// AddedTotalRows returns the value that was added to the "total_rows" field in this mutation.
+func (m *BlocklistBatchJobMutation) AddedTotalRows() (r int32, exists bool) {
+	v := m.addtotal_rows
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetTotalRows resets all changes to the "total_rows" field.
+func (m *BlocklistBatchJobMutation) ResetTotalRows() {
+	m.total_rows = nil
+	m.addtotal_rows = nil
+}
+
+// SetSucceededRows sets the "succeeded_rows" field.
+func (m *BlocklistBatchJobMutation) SetSucceededRows(i int32) {
+	m.succeeded_rows = &i
+	m.addsucceeded_rows = nil
+}
+
+// SucceededRows returns the value of the "succeeded_rows" field in the mutation.
+func (m *BlocklistBatchJobMutation) SucceededRows() (r int32, exists bool) {
+	v := m.succeeded_rows
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSucceededRows returns the old "succeeded_rows" field's value of the BlocklistBatchJob entity.
+// If the BlocklistBatchJob object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BlocklistBatchJobMutation) OldSucceededRows(ctx context.Context) (v int32, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSucceededRows is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSucceededRows requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSucceededRows: %w", err)
+	}
+	return oldValue.SucceededRows, nil
+}
+
+// AddSucceededRows adds i to the "succeeded_rows" field.
+func (m *BlocklistBatchJobMutation) AddSucceededRows(i int32) {
+	if m.addsucceeded_rows != nil {
+		*m.addsucceeded_rows += i
+	} else {
+		m.addsucceeded_rows = &i
+	}
+}
+
+// AddedSucceededRows returns the value that was added to the "succeeded_rows" field in this mutation.
+func (m *BlocklistBatchJobMutation) AddedSucceededRows() (r int32, exists bool) {
+	v := m.addsucceeded_rows
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSucceededRows resets all changes to the "succeeded_rows" field.
+func (m *BlocklistBatchJobMutation) ResetSucceededRows() {
+	m.succeeded_rows = nil
+	m.addsucceeded_rows = nil
+}
+
+// SetFailedRows sets the "failed_rows" field.
+func (m *BlocklistBatchJobMutation) SetFailedRows(i int32) {
+	m.failed_rows = &i
+	m.addfailed_rows = nil
+}
+
+// FailedRows returns the value of the "failed_rows" field in the mutation.
+func (m *BlocklistBatchJobMutation) FailedRows() (r int32, exists bool) {
+	v := m.failed_rows
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFailedRows returns the old "failed_rows" field's value of the BlocklistBatchJob entity.
+// If the BlocklistBatchJob object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BlocklistBatchJobMutation) OldFailedRows(ctx context.Context) (v int32, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFailedRows is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFailedRows requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFailedRows: %w", err)
+	}
+	return oldValue.FailedRows, nil
+}
+
+// AddFailedRows adds i to the "failed_rows" field.
+func (m *BlocklistBatchJobMutation) AddFailedRows(i int32) {
+	if m.addfailed_rows != nil {
+		*m.addfailed_rows += i
+	} else {
+		m.addfailed_rows = &i
+	}
+}
+
+// AddedFailedRows returns the value that was added to the "failed_rows" field in this mutation.
+func (m *BlocklistBatchJobMutation) AddedFailedRows() (r int32, exists bool) {
+	v := m.addfailed_rows
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetFailedRows resets all changes to the "failed_rows" field.
+func (m *BlocklistBatchJobMutation) ResetFailedRows() {
+	m.failed_rows = nil
+	m.addfailed_rows = nil
+}
+
+// Where appends a list predicates to the BlocklistBatchJobMutation builder.
+func (m *BlocklistBatchJobMutation) Where(ps ...predicate.BlocklistBatchJob) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the BlocklistBatchJobMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *BlocklistBatchJobMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.BlocklistBatchJob, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *BlocklistBatchJobMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *BlocklistBatchJobMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (BlocklistBatchJob).
+func (m *BlocklistBatchJobMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *BlocklistBatchJobMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.merchant_id != nil {
+		fields = append(fields, blocklistbatchjob.FieldMerchantID)
+	}
+	if m.created_at != nil {
+		fields = append(fields, blocklistbatchjob.FieldCreatedAt)
+	}
+	if m.modified_at != nil {
+		fields = append(fields, blocklistbatchjob.FieldModifiedAt)
+	}
+	if m.status != nil {
+		fields = append(fields, blocklistbatchjob.FieldStatus)
+	}
+	if m.total_rows != nil {
+		fields = append(fields, blocklistbatchjob.FieldTotalRows)
+	}
+	if m.succeeded_rows != nil {
+		fields = append(fields, blocklistbatchjob.FieldSucceededRows)
+	}
+	if m.failed_rows != nil {
+		fields = append(fields, blocklistbatchjob.FieldFailedRows)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *BlocklistBatchJobMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case blocklistbatchjob.FieldMerchantID:
+		return m.MerchantID()
+	case blocklistbatchjob.FieldCreatedAt:
+		return m.CreatedAt()
+	case blocklistbatchjob.FieldModifiedAt:
+		return m.ModifiedAt()
+	case blocklistbatchjob.FieldStatus:
+		return m.Status()
+	case blocklistbatchjob.FieldTotalRows:
+		return m.TotalRows()
+	case blocklistbatchjob.FieldSucceededRows:
+		return m.SucceededRows()
+	case blocklistbatchjob.FieldFailedRows:
+		return m.FailedRows()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *BlocklistBatchJobMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case blocklistbatchjob.FieldMerchantID:
+		return m.OldMerchantID(ctx)
+	case blocklistbatchjob.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case blocklistbatchjob.FieldModifiedAt:
+		return m.OldModifiedAt(ctx)
+	case blocklistbatchjob.FieldStatus:
+		return m.OldStatus(ctx)
+	case blocklistbatchjob.FieldTotalRows:
+		return m.OldTotalRows(ctx)
+	case blocklistbatchjob.FieldSucceededRows:
+		return m.OldSucceededRows(ctx)
+	case blocklistbatchjob.FieldFailedRows:
+		return m.OldFailedRows(ctx)
+	}
+	return nil, fmt.Errorf("unknown BlocklistBatchJob field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *BlocklistBatchJobMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case blocklistbatchjob.FieldMerchantID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMerchantID(v)
+		return nil
+	case blocklistbatchjob.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case blocklistbatchjob.FieldModifiedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModifiedAt(v)
+		return nil
+	case blocklistbatchjob.FieldStatus:
+		v, ok := value.(blocklistbatchjob.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case blocklistbatchjob.FieldTotalRows:
+		v, ok := value.(int32)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTotalRows(v)
+		return nil
+	case blocklistbatchjob.FieldSucceededRows:
+		v, ok := value.(int32)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSucceededRows(v)
+		return nil
+	case blocklistbatchjob.FieldFailedRows:
+		v, ok := value.(int32)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFailedRows(v)
+		return nil
+	}
+	return fmt.Errorf("unknown BlocklistBatchJob field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *BlocklistBatchJobMutation) AddedFields() []string {
+	var fields []string
+	if m.addtotal_rows != nil {
+		fields = append(fields, blocklistbatchjob.FieldTotalRows)
+	}
+	if m.addsucceeded_rows != nil {
+		fields = append(fields, blocklistbatchjob.FieldSucceededRows)
+	}
+	if m.addfailed_rows != nil {
+		fields = append(fields, blocklistbatchjob.FieldFailedRows)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *BlocklistBatchJobMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case blocklistbatchjob.FieldTotalRows:
+		return m.AddedTotalRows()
+	case blocklistbatchjob.FieldSucceededRows:
+		return m.AddedSucceededRows()
+	case blocklistbatchjob.FieldFailedRows:
+		return m.AddedFailedRows()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *BlocklistBatchJobMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case blocklistbatchjob.FieldTotalRows:
+		v, ok := value.(int32)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddTotalRows(v)
+		return nil
+	case blocklistbatchjob.FieldSucceededRows:
+		v, ok := value.(int32)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSucceededRows(v)
+		return nil
+	case blocklistbatchjob.FieldFailedRows:
+		v, ok := value.(int32)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddFailedRows(v)
+		return nil
+	}
+	return fmt.Errorf("unknown BlocklistBatchJob numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *BlocklistBatchJobMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *BlocklistBatchJobMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *BlocklistBatchJobMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown BlocklistBatchJob nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *BlocklistBatchJobMutation) ResetField(name string) error {
+	switch name {
+	case blocklistbatchjob.FieldMerchantID:
+		m.ResetMerchantID()
+		return nil
+	case blocklistbatchjob.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case blocklistbatchjob.FieldModifiedAt:
+		m.ResetModifiedAt()
+		return nil
+	case blocklistbatchjob.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case blocklistbatchjob.FieldTotalRows:
+		m.ResetTotalRows()
+		return nil
+	case blocklistbatchjob.FieldSucceededRows:
+		m.ResetSucceededRows()
+		return nil
+	case blocklistbatchjob.FieldFailedRows:
+		m.ResetFailedRows()
+		return nil
+	}
+	return fmt.Errorf("unknown BlocklistBatchJob field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *BlocklistBatchJobMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *BlocklistBatchJobMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *BlocklistBatchJobMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *BlocklistBatchJobMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *BlocklistBatchJobMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *BlocklistBatchJobMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *BlocklistBatchJobMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown BlocklistBatchJob unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *BlocklistBatchJobMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown BlocklistBatchJob edge %s", name)
+}
+
+// BlocklistEntryMutation represents an operation that mutates the BlocklistEntry nodes in the graph.
+type BlocklistEntryMutation struct {
+	config
+	op             Op
+	typ            string
+	id             *string
+	merchant_id    *string
+	created_at     *time.Time
+	modified_at    *time.Time
+	fingerprint_id *string
+	data_kind      *blocklistentry.DataKind
+	metadata       *map[string]interface{}
+	clearedFields  map[string]struct{}
+	done           bool
+	oldValue       func(context.Context) (*BlocklistEntry, error)
+	predicates     []predicate.BlocklistEntry
+}
+
+var _ ent.Mutation = (*BlocklistEntryMutation)(nil)
+
+// blocklistentryOption allows management of the mutation configuration using functional options.
+type blocklistentryOption func(*BlocklistEntryMutation)
+
+// newBlocklistEntryMutation creates new mutation for the BlocklistEntry entity.
+func newBlocklistEntryMutation(c config, op Op, opts ...blocklistentryOption) *BlocklistEntryMutation {
+	m := &BlocklistEntryMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeBlocklistEntry,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withBlocklistEntryID sets the ID field of the mutation.
+func withBlocklistEntryID(id string) blocklistentryOption {
+	return func(m *BlocklistEntryMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *BlocklistEntry
+		)
+		m.oldValue = func(ctx context.Context) (*BlocklistEntry, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().BlocklistEntry.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withBlocklistEntry sets the old BlocklistEntry of the mutation.
+func withBlocklistEntry(node *BlocklistEntry) blocklistentryOption {
+	return func(m *BlocklistEntryMutation) {
+		m.oldValue = func(context.Context) (*BlocklistEntry, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m BlocklistEntryMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m BlocklistEntryMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of BlocklistEntry entities.
+func (m *BlocklistEntryMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *BlocklistEntryMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *BlocklistEntryMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().BlocklistEntry.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetMerchantID sets the "merchant_id" field.
+func (m *BlocklistEntryMutation) SetMerchantID(s string) {
+	m.merchant_id = &s
+}
+
+// MerchantID returns the value of the "merchant_id" field in the mutation.
+func (m *BlocklistEntryMutation) MerchantID() (r string, exists bool) {
+	v := m.merchant_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMerchantID returns the old "merchant_id" field's value of the BlocklistEntry entity.
+// If the BlocklistEntry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BlocklistEntryMutation) OldMerchantID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMerchantID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMerchantID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMerchantID: %w", err)
+	}
+	return oldValue.MerchantID, nil
+}
+
+// ResetMerchantID resets all changes to the "merchant_id" field.
+func (m *BlocklistEntryMutation) ResetMerchantID() {
+	m.merchant_id = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *BlocklistEntryMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *BlocklistEntryMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the BlocklistEntry entity.
+// If the BlocklistEntry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BlocklistEntryMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *BlocklistEntryMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetModifiedAt sets the "modified_at" field.
+func (m *BlocklistEntryMutation) SetModifiedAt(t time.Time) {
+	m.modified_at = &t
+}
+
+// ModifiedAt returns the value of the "modified_at" field in the mutation.
+func (m *BlocklistEntryMutation) ModifiedAt() (r time.Time, exists bool) {
+	v := m.modified_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldModifiedAt returns the old "modified_at" field's value of the BlocklistEntry entity.
+// If the BlocklistEntry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BlocklistEntryMutation) OldModifiedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldModifiedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldModifiedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldModifiedAt: %w", err)
+	}
+	return oldValue.ModifiedAt, nil
+}
+
+// ResetModifiedAt resets all changes to the "modified_at" field.
+func (m *BlocklistEntryMutation) ResetModifiedAt() {
+	m.modified_at = nil
+}
+
+// SetFingerprintID sets the "fingerprint_id" field.
+func (m *BlocklistEntryMutation) SetFingerprintID(s string) {
+	m.fingerprint_id = &s
+}
+
+// FingerprintID returns the value of the "fingerprint_id" field in the mutation.
+func (m *BlocklistEntryMutation) FingerprintID() (r string, exists bool) {
+	v := m.fingerprint_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFingerprintID returns the old "fingerprint_id" field's value of the BlocklistEntry entity.
+// If the BlocklistEntry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BlocklistEntryMutation) OldFingerprintID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFingerprintID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFingerprintID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFingerprintID: %w", err)
+	}
+	return oldValue.FingerprintID, nil
+}
+
+// ResetFingerprintID resets all changes to the "fingerprint_id" field.
+func (m *BlocklistEntryMutation) ResetFingerprintID() {
+	m.fingerprint_id = nil
+}
+
+// SetDataKind sets the "data_kind" field.
+func (m *BlocklistEntryMutation) SetDataKind(bk blocklistentry.DataKind) {
+	m.data_kind = &bk
+}
+
+// DataKind returns the value of the "data_kind" field in the mutation.
+func (m *BlocklistEntryMutation) DataKind() (r blocklistentry.DataKind, exists bool) {
+	v := m.data_kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDataKind returns the old "data_kind" field's value of the BlocklistEntry entity.
+// If the BlocklistEntry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BlocklistEntryMutation) OldDataKind(ctx context.Context) (v blocklistentry.DataKind, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDataKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDataKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDataKind: %w", err)
+	}
+	return oldValue.DataKind, nil
+}
+
+// ResetDataKind resets all changes to the "data_kind" field.
+func (m *BlocklistEntryMutation) ResetDataKind() {
+	m.data_kind = nil
+}
+
+// SetMetadata sets the "metadata" field.
+func (m *BlocklistEntryMutation) SetMetadata(value map[string]interface{}) {
+	m.metadata = &value
+}
+
+// Metadata returns the value of the "metadata" field in the mutation.
+func (m *BlocklistEntryMutation) Metadata() (r map[string]interface{}, exists bool) {
+	v := m.metadata
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMetadata returns the old "metadata" field's value of the BlocklistEntry entity.
+// If the BlocklistEntry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *BlocklistEntryMutation) OldMetadata(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMetadata is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMetadata requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMetadata: %w", err)
+	}
+	return oldValue.Metadata, nil
+}
+
+// ClearMetadata clears the value of the "metadata" field.
+func (m *BlocklistEntryMutation) ClearMetadata() {
+	m.metadata = nil
+	m.clearedFields[blocklistentry.FieldMetadata] = struct{}{}
+}
+
+// MetadataCleared returns if the "metadata" field was cleared in this mutation.
+func (m *BlocklistEntryMutation) MetadataCleared() bool {
+	_, ok := m.clearedFields[blocklistentry.FieldMetadata]
+	return ok
+}
+
+// ResetMetadata resets all changes to the "metadata" field.
+func (m *BlocklistEntryMutation) ResetMetadata() {
+	m.metadata = nil
+	delete(m.clearedFields, blocklistentry.FieldMetadata)
+}
+
+// Where appends a list predicates to the BlocklistEntryMutation builder.
+func (m *BlocklistEntryMutation) Where(ps ...predicate.BlocklistEntry) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the BlocklistEntryMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *BlocklistEntryMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.BlocklistEntry, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *BlocklistEntryMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *BlocklistEntryMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (BlocklistEntry).
+func (m *BlocklistEntryMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *BlocklistEntryMutation) Fields() []string {
+	fields := make([]string, 0, 6)
+	if m.merchant_id != nil {
+		fields = append(fields, blocklistentry.FieldMerchantID)
+	}
+	if m.created_at != nil {
+		fields = append(fields, blocklistentry.FieldCreatedAt)
+	}
+	if m.modified_at != nil {
+		fields = append(fields, blocklistentry.FieldModifiedAt)
+	}
+	if m.fingerprint_id != nil {
+		fields = append(fields, blocklistentry.FieldFingerprintID)
+	}
+	if m.data_kind != nil {
+		fields = append(fields, blocklistentry.FieldDataKind)
+	}
+	if m.metadata != nil {
+		fields = append(fields, blocklistentry.FieldMetadata)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *BlocklistEntryMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case blocklistentry.FieldMerchantID:
+		return m.MerchantID()
+	case blocklistentry.FieldCreatedAt:
+		return m.CreatedAt()
+	case blocklistentry.FieldModifiedAt:
+		return m.ModifiedAt()
+	case blocklistentry.FieldFingerprintID:
+		return m.FingerprintID()
+	case blocklistentry.FieldDataKind:
+		return m.DataKind()
+	case blocklistentry.FieldMetadata:
+		return m.Metadata()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *BlocklistEntryMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case blocklistentry.FieldMerchantID:
+		return m.OldMerchantID(ctx)
+	case blocklistentry.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case blocklistentry.FieldModifiedAt:
+		return m.OldModifiedAt(ctx)
+	case blocklistentry.FieldFingerprintID:
+		return m.OldFingerprintID(ctx)
+	case blocklistentry.FieldDataKind:
+		return m.OldDataKind(ctx)
+	case blocklistentry.FieldMetadata:
+		return m.OldMetadata(ctx)
+	}
+	return nil, fmt.Errorf("unknown BlocklistEntry field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *BlocklistEntryMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case blocklistentry.FieldMerchantID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMerchantID(v)
+		return nil
+	case blocklistentry.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case blocklistentry.FieldModifiedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModifiedAt(v)
+		return nil
+	case blocklistentry.FieldFingerprintID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFingerprintID(v)
+		return nil
+	case blocklistentry.FieldDataKind:
+		v, ok := value.(blocklistentry.DataKind)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDataKind(v)
+		return nil
+	case blocklistentry.FieldMetadata:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMetadata(v)
+		return nil
+	}
+	return fmt.Errorf("unknown BlocklistEntry field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *BlocklistEntryMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *BlocklistEntryMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *BlocklistEntryMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown BlocklistEntry numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *BlocklistEntryMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(blocklistentry.FieldMetadata) {
+		fields = append(fields, blocklistentry.FieldMetadata)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *BlocklistEntryMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *BlocklistEntryMutation) ClearField(name string) error {
+	switch name {
+	case blocklistentry.FieldMetadata:
+		m.ClearMetadata()
+		return nil
+	}
+	return fmt.Errorf("unknown BlocklistEntry nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *BlocklistEntryMutation) ResetField(name string) error {
+	switch name {
+	case blocklistentry.FieldMerchantID:
+		m.ResetMerchantID()
+		return nil
+	case blocklistentry.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case blocklistentry.FieldModifiedAt:
+		m.ResetModifiedAt()
+		return nil
+	case blocklistentry.FieldFingerprintID:
+		m.ResetFingerprintID()
+		return nil
+	case blocklistentry.FieldDataKind:
+		m.ResetDataKind()
+		return nil
+	case blocklistentry.FieldMetadata:
+		m.ResetMetadata()
+		return nil
+	}
+	return fmt.Errorf("unknown BlocklistEntry field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *BlocklistEntryMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *BlocklistEntryMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *BlocklistEntryMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *BlocklistEntryMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *BlocklistEntryMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *BlocklistEntryMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *BlocklistEntryMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown BlocklistEntry unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *BlocklistEntryMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown BlocklistEntry edge %s", name)
+}
+
 // CaptureMutation represents an operation that mutates the Capture nodes in the graph.
 type CaptureMutation struct {
 	config
@@ -8665,6 +10055,500 @@ func (m *CaptureMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Capture edge %s", name)
+}
+
+// CardIssuerMutation represents an operation that mutates the CardIssuer nodes in the graph.
+type CardIssuerMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *string
+	created_at    *time.Time
+	modified_at   *time.Time
+	issuer_name   *string
+	name_key      *string
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*CardIssuer, error)
+	predicates    []predicate.CardIssuer
+}
+
+var _ ent.Mutation = (*CardIssuerMutation)(nil)
+
+// cardissuerOption allows management of the mutation configuration using functional options.
+type cardissuerOption func(*CardIssuerMutation)
+
+// newCardIssuerMutation creates new mutation for the CardIssuer entity.
+func newCardIssuerMutation(c config, op Op, opts ...cardissuerOption) *CardIssuerMutation {
+	m := &CardIssuerMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCardIssuer,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCardIssuerID sets the ID field of the mutation.
+func withCardIssuerID(id string) cardissuerOption {
+	return func(m *CardIssuerMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *CardIssuer
+		)
+		m.oldValue = func(ctx context.Context) (*CardIssuer, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().CardIssuer.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCardIssuer sets the old CardIssuer of the mutation.
+func withCardIssuer(node *CardIssuer) cardissuerOption {
+	return func(m *CardIssuerMutation) {
+		m.oldValue = func(context.Context) (*CardIssuer, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CardIssuerMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CardIssuerMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of CardIssuer entities.
+func (m *CardIssuerMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CardIssuerMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CardIssuerMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().CardIssuer.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *CardIssuerMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *CardIssuerMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the CardIssuer entity.
+// If the CardIssuer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CardIssuerMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *CardIssuerMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetModifiedAt sets the "modified_at" field.
+func (m *CardIssuerMutation) SetModifiedAt(t time.Time) {
+	m.modified_at = &t
+}
+
+// ModifiedAt returns the value of the "modified_at" field in the mutation.
+func (m *CardIssuerMutation) ModifiedAt() (r time.Time, exists bool) {
+	v := m.modified_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldModifiedAt returns the old "modified_at" field's value of the CardIssuer entity.
+// If the CardIssuer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CardIssuerMutation) OldModifiedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldModifiedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldModifiedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldModifiedAt: %w", err)
+	}
+	return oldValue.ModifiedAt, nil
+}
+
+// ResetModifiedAt resets all changes to the "modified_at" field.
+func (m *CardIssuerMutation) ResetModifiedAt() {
+	m.modified_at = nil
+}
+
+// SetIssuerName sets the "issuer_name" field.
+func (m *CardIssuerMutation) SetIssuerName(s string) {
+	m.issuer_name = &s
+}
+
+// IssuerName returns the value of the "issuer_name" field in the mutation.
+func (m *CardIssuerMutation) IssuerName() (r string, exists bool) {
+	v := m.issuer_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIssuerName returns the old "issuer_name" field's value of the CardIssuer entity.
+// If the CardIssuer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CardIssuerMutation) OldIssuerName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIssuerName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIssuerName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIssuerName: %w", err)
+	}
+	return oldValue.IssuerName, nil
+}
+
+// ResetIssuerName resets all changes to the "issuer_name" field.
+func (m *CardIssuerMutation) ResetIssuerName() {
+	m.issuer_name = nil
+}
+
+// SetNameKey sets the "name_key" field.
+func (m *CardIssuerMutation) SetNameKey(s string) {
+	m.name_key = &s
+}
+
+// NameKey returns the value of the "name_key" field in the mutation.
+func (m *CardIssuerMutation) NameKey() (r string, exists bool) {
+	v := m.name_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNameKey returns the old "name_key" field's value of the CardIssuer entity.
+// If the CardIssuer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CardIssuerMutation) OldNameKey(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNameKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNameKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNameKey: %w", err)
+	}
+	return oldValue.NameKey, nil
+}
+
+// ResetNameKey resets all changes to the "name_key" field.
+func (m *CardIssuerMutation) ResetNameKey() {
+	m.name_key = nil
+}
+
+// Where appends a list predicates to the CardIssuerMutation builder.
+func (m *CardIssuerMutation) Where(ps ...predicate.CardIssuer) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CardIssuerMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CardIssuerMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.CardIssuer, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CardIssuerMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CardIssuerMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (CardIssuer).
+func (m *CardIssuerMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CardIssuerMutation) Fields() []string {
+	fields := make([]string, 0, 4)
+	if m.created_at != nil {
+		fields = append(fields, cardissuer.FieldCreatedAt)
+	}
+	if m.modified_at != nil {
+		fields = append(fields, cardissuer.FieldModifiedAt)
+	}
+	if m.issuer_name != nil {
+		fields = append(fields, cardissuer.FieldIssuerName)
+	}
+	if m.name_key != nil {
+		fields = append(fields, cardissuer.FieldNameKey)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CardIssuerMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case cardissuer.FieldCreatedAt:
+		return m.CreatedAt()
+	case cardissuer.FieldModifiedAt:
+		return m.ModifiedAt()
+	case cardissuer.FieldIssuerName:
+		return m.IssuerName()
+	case cardissuer.FieldNameKey:
+		return m.NameKey()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CardIssuerMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case cardissuer.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case cardissuer.FieldModifiedAt:
+		return m.OldModifiedAt(ctx)
+	case cardissuer.FieldIssuerName:
+		return m.OldIssuerName(ctx)
+	case cardissuer.FieldNameKey:
+		return m.OldNameKey(ctx)
+	}
+	return nil, fmt.Errorf("unknown CardIssuer field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CardIssuerMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case cardissuer.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case cardissuer.FieldModifiedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModifiedAt(v)
+		return nil
+	case cardissuer.FieldIssuerName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIssuerName(v)
+		return nil
+	case cardissuer.FieldNameKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameKey(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CardIssuer field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CardIssuerMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CardIssuerMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CardIssuerMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown CardIssuer numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CardIssuerMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CardIssuerMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CardIssuerMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown CardIssuer nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CardIssuerMutation) ResetField(name string) error {
+	switch name {
+	case cardissuer.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case cardissuer.FieldModifiedAt:
+		m.ResetModifiedAt()
+		return nil
+	case cardissuer.FieldIssuerName:
+		m.ResetIssuerName()
+		return nil
+	case cardissuer.FieldNameKey:
+		m.ResetNameKey()
+		return nil
+	}
+	return fmt.Errorf("unknown CardIssuer field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CardIssuerMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CardIssuerMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CardIssuerMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CardIssuerMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CardIssuerMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CardIssuerMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CardIssuerMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown CardIssuer unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CardIssuerMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown CardIssuer edge %s", name)
 }
 
 // CouponMutation represents an operation that mutates the Coupon nodes in the graph.
@@ -24813,6 +26697,7 @@ type MerchantAccountMutation struct {
 	is_recon_enabled                    *bool
 	is_platform_account                 *bool
 	time_zone                           *string
+	blocklist_guard_enabled             *bool
 	clearedFields                       map[string]struct{}
 	profiles                            map[string]struct{}
 	removedprofiles                     map[string]struct{}
@@ -25716,6 +27601,42 @@ func (m *MerchantAccountMutation) ResetTimeZone() {
 	m.time_zone = nil
 }
 
+// SetBlocklistGuardEnabled sets the "blocklist_guard_enabled" field.
+func (m *MerchantAccountMutation) SetBlocklistGuardEnabled(b bool) {
+	m.blocklist_guard_enabled = &b
+}
+
+// BlocklistGuardEnabled returns the value of the "blocklist_guard_enabled" field in the mutation.
+func (m *MerchantAccountMutation) BlocklistGuardEnabled() (r bool, exists bool) {
+	v := m.blocklist_guard_enabled
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBlocklistGuardEnabled returns the old "blocklist_guard_enabled" field's value of the MerchantAccount entity.
+// If the MerchantAccount object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MerchantAccountMutation) OldBlocklistGuardEnabled(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBlocklistGuardEnabled is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBlocklistGuardEnabled requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBlocklistGuardEnabled: %w", err)
+	}
+	return oldValue.BlocklistGuardEnabled, nil
+}
+
+// ResetBlocklistGuardEnabled resets all changes to the "blocklist_guard_enabled" field.
+func (m *MerchantAccountMutation) ResetBlocklistGuardEnabled() {
+	m.blocklist_guard_enabled = nil
+}
+
 // AddProfileIDs adds the "profiles" edge to the Profile entity by ids.
 func (m *MerchantAccountMutation) AddProfileIDs(ids ...string) {
 	if m.profiles == nil {
@@ -25966,7 +27887,7 @@ func (m *MerchantAccountMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *MerchantAccountMutation) Fields() []string {
-	fields := make([]string, 0, 18)
+	fields := make([]string, 0, 19)
 	if m.created_at != nil {
 		fields = append(fields, merchantaccount.FieldCreatedAt)
 	}
@@ -26021,6 +27942,9 @@ func (m *MerchantAccountMutation) Fields() []string {
 	if m.time_zone != nil {
 		fields = append(fields, merchantaccount.FieldTimeZone)
 	}
+	if m.blocklist_guard_enabled != nil {
+		fields = append(fields, merchantaccount.FieldBlocklistGuardEnabled)
+	}
 	return fields
 }
 
@@ -26065,6 +27989,8 @@ func (m *MerchantAccountMutation) Field(name string) (ent.Value, bool) {
 		return m.IsPlatformAccount()
 	case merchantaccount.FieldTimeZone:
 		return m.TimeZone()
+	case merchantaccount.FieldBlocklistGuardEnabled:
+		return m.BlocklistGuardEnabled()
 	}
 	return nil, false
 }
@@ -26110,6 +28036,8 @@ func (m *MerchantAccountMutation) OldField(ctx context.Context, name string) (en
 		return m.OldIsPlatformAccount(ctx)
 	case merchantaccount.FieldTimeZone:
 		return m.OldTimeZone(ctx)
+	case merchantaccount.FieldBlocklistGuardEnabled:
+		return m.OldBlocklistGuardEnabled(ctx)
 	}
 	return nil, fmt.Errorf("unknown MerchantAccount field %s", name)
 }
@@ -26244,6 +28172,13 @@ func (m *MerchantAccountMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetTimeZone(v)
+		return nil
+	case merchantaccount.FieldBlocklistGuardEnabled:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBlocklistGuardEnabled(v)
 		return nil
 	}
 	return fmt.Errorf("unknown MerchantAccount field %s", name)
@@ -26404,6 +28339,9 @@ func (m *MerchantAccountMutation) ResetField(name string) error {
 		return nil
 	case merchantaccount.FieldTimeZone:
 		m.ResetTimeZone()
+		return nil
+	case merchantaccount.FieldBlocklistGuardEnabled:
+		m.ResetBlocklistGuardEnabled()
 		return nil
 	}
 	return fmt.Errorf("unknown MerchantAccount field %s", name)
@@ -48812,6 +50750,1029 @@ func (m *ProfileMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Profile edge %s", name)
+}
+
+// ProfileAcquirerMutation represents an operation that mutates the ProfileAcquirer nodes in the graph.
+type ProfileAcquirerMutation struct {
+	config
+	op                            Op
+	typ                           string
+	id                            *string
+	merchant_id                   *string
+	created_at                    *time.Time
+	modified_at                   *time.Time
+	profile_id                    *string
+	acquirer_assigned_merchant_id *string
+	merchant_name                 *string
+	network                       *string
+	acquirer_bin                  *string
+	acquirer_ica                  *string
+	acquirer_fraud_rate           *float64
+	addacquirer_fraud_rate        *float64
+	acquirer_country_code         *string
+	is_default                    *bool
+	clearedFields                 map[string]struct{}
+	done                          bool
+	oldValue                      func(context.Context) (*ProfileAcquirer, error)
+	predicates                    []predicate.ProfileAcquirer
+}
+
+var _ ent.Mutation = (*ProfileAcquirerMutation)(nil)
+
+// profileacquirerOption allows management of the mutation configuration using functional options.
+type profileacquirerOption func(*ProfileAcquirerMutation)
+
+// newProfileAcquirerMutation creates new mutation for the ProfileAcquirer entity.
+func newProfileAcquirerMutation(c config, op Op, opts ...profileacquirerOption) *ProfileAcquirerMutation {
+	m := &ProfileAcquirerMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeProfileAcquirer,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withProfileAcquirerID sets the ID field of the mutation.
+func withProfileAcquirerID(id string) profileacquirerOption {
+	return func(m *ProfileAcquirerMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ProfileAcquirer
+		)
+		m.oldValue = func(ctx context.Context) (*ProfileAcquirer, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ProfileAcquirer.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withProfileAcquirer sets the old ProfileAcquirer of the mutation.
+func withProfileAcquirer(node *ProfileAcquirer) profileacquirerOption {
+	return func(m *ProfileAcquirerMutation) {
+		m.oldValue = func(context.Context) (*ProfileAcquirer, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ProfileAcquirerMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ProfileAcquirerMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of ProfileAcquirer entities.
+func (m *ProfileAcquirerMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ProfileAcquirerMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ProfileAcquirerMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ProfileAcquirer.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetMerchantID sets the "merchant_id" field.
+func (m *ProfileAcquirerMutation) SetMerchantID(s string) {
+	m.merchant_id = &s
+}
+
+// MerchantID returns the value of the "merchant_id" field in the mutation.
+func (m *ProfileAcquirerMutation) MerchantID() (r string, exists bool) {
+	v := m.merchant_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMerchantID returns the old "merchant_id" field's value of the ProfileAcquirer entity.
+// If the ProfileAcquirer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProfileAcquirerMutation) OldMerchantID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMerchantID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMerchantID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMerchantID: %w", err)
+	}
+	return oldValue.MerchantID, nil
+}
+
+// ResetMerchantID resets all changes to the "merchant_id" field.
+func (m *ProfileAcquirerMutation) ResetMerchantID() {
+	m.merchant_id = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ProfileAcquirerMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ProfileAcquirerMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ProfileAcquirer entity.
+// If the ProfileAcquirer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProfileAcquirerMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ProfileAcquirerMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetModifiedAt sets the "modified_at" field.
+func (m *ProfileAcquirerMutation) SetModifiedAt(t time.Time) {
+	m.modified_at = &t
+}
+
+// ModifiedAt returns the value of the "modified_at" field in the mutation.
+func (m *ProfileAcquirerMutation) ModifiedAt() (r time.Time, exists bool) {
+	v := m.modified_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldModifiedAt returns the old "modified_at" field's value of the ProfileAcquirer entity.
+// If the ProfileAcquirer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProfileAcquirerMutation) OldModifiedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldModifiedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldModifiedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldModifiedAt: %w", err)
+	}
+	return oldValue.ModifiedAt, nil
+}
+
+// ResetModifiedAt resets all changes to the "modified_at" field.
+func (m *ProfileAcquirerMutation) ResetModifiedAt() {
+	m.modified_at = nil
+}
+
+// SetProfileID sets the "profile_id" field.
+func (m *ProfileAcquirerMutation) SetProfileID(s string) {
+	m.profile_id = &s
+}
+
+// ProfileID returns the value of the "profile_id" field in the mutation.
+func (m *ProfileAcquirerMutation) ProfileID() (r string, exists bool) {
+	v := m.profile_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProfileID returns the old "profile_id" field's value of the ProfileAcquirer entity.
+// If the ProfileAcquirer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProfileAcquirerMutation) OldProfileID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProfileID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProfileID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProfileID: %w", err)
+	}
+	return oldValue.ProfileID, nil
+}
+
+// ResetProfileID resets all changes to the "profile_id" field.
+func (m *ProfileAcquirerMutation) ResetProfileID() {
+	m.profile_id = nil
+}
+
+// SetAcquirerAssignedMerchantID sets the "acquirer_assigned_merchant_id" field.
+func (m *ProfileAcquirerMutation) SetAcquirerAssignedMerchantID(s string) {
+	m.acquirer_assigned_merchant_id = &s
+}
+
+// AcquirerAssignedMerchantID returns the value of the "acquirer_assigned_merchant_id" field in the mutation.
+func (m *ProfileAcquirerMutation) AcquirerAssignedMerchantID() (r string, exists bool) {
+	v := m.acquirer_assigned_merchant_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAcquirerAssignedMerchantID returns the old "acquirer_assigned_merchant_id" field's value of the ProfileAcquirer entity.
+// If the ProfileAcquirer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProfileAcquirerMutation) OldAcquirerAssignedMerchantID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAcquirerAssignedMerchantID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAcquirerAssignedMerchantID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAcquirerAssignedMerchantID: %w", err)
+	}
+	return oldValue.AcquirerAssignedMerchantID, nil
+}
+
+// ResetAcquirerAssignedMerchantID resets all changes to the "acquirer_assigned_merchant_id" field.
+func (m *ProfileAcquirerMutation) ResetAcquirerAssignedMerchantID() {
+	m.acquirer_assigned_merchant_id = nil
+}
+
+// SetMerchantName sets the "merchant_name" field.
+func (m *ProfileAcquirerMutation) SetMerchantName(s string) {
+	m.merchant_name = &s
+}
+
+// MerchantName returns the value of the "merchant_name" field in the mutation.
+func (m *ProfileAcquirerMutation) MerchantName() (r string, exists bool) {
+	v := m.merchant_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMerchantName returns the old "merchant_name" field's value of the ProfileAcquirer entity.
+// If the ProfileAcquirer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProfileAcquirerMutation) OldMerchantName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMerchantName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMerchantName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMerchantName: %w", err)
+	}
+	return oldValue.MerchantName, nil
+}
+
+// ResetMerchantName resets all changes to the "merchant_name" field.
+func (m *ProfileAcquirerMutation) ResetMerchantName() {
+	m.merchant_name = nil
+}
+
+// SetNetwork sets the "network" field.
+func (m *ProfileAcquirerMutation) SetNetwork(s string) {
+	m.network = &s
+}
+
+// Network returns the value of the "network" field in the mutation.
+func (m *ProfileAcquirerMutation) Network() (r string, exists bool) {
+	v := m.network
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNetwork returns the old "network" field's value of the ProfileAcquirer entity.
+// If the ProfileAcquirer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProfileAcquirerMutation) OldNetwork(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNetwork is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNetwork requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNetwork: %w", err)
+	}
+	return oldValue.Network, nil
+}
+
+// ResetNetwork resets all changes to the "network" field.
+func (m *ProfileAcquirerMutation) ResetNetwork() {
+	m.network = nil
+}
+
+// SetAcquirerBin sets the "acquirer_bin" field.
+func (m *ProfileAcquirerMutation) SetAcquirerBin(s string) {
+	m.acquirer_bin = &s
+}
+
+// AcquirerBin returns the value of the "acquirer_bin" field in the mutation.
+func (m *ProfileAcquirerMutation) AcquirerBin() (r string, exists bool) {
+	v := m.acquirer_bin
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAcquirerBin returns the old "acquirer_bin" field's value of the ProfileAcquirer entity.
+// If the ProfileAcquirer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProfileAcquirerMutation) OldAcquirerBin(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAcquirerBin is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAcquirerBin requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAcquirerBin: %w", err)
+	}
+	return oldValue.AcquirerBin, nil
+}
+
+// ResetAcquirerBin resets all changes to the "acquirer_bin" field.
+func (m *ProfileAcquirerMutation) ResetAcquirerBin() {
+	m.acquirer_bin = nil
+}
+
+// SetAcquirerIca sets the "acquirer_ica" field.
+func (m *ProfileAcquirerMutation) SetAcquirerIca(s string) {
+	m.acquirer_ica = &s
+}
+
+// AcquirerIca returns the value of the "acquirer_ica" field in the mutation.
+func (m *ProfileAcquirerMutation) AcquirerIca() (r string, exists bool) {
+	v := m.acquirer_ica
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAcquirerIca returns the old "acquirer_ica" field's value of the ProfileAcquirer entity.
+// If the ProfileAcquirer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProfileAcquirerMutation) OldAcquirerIca(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAcquirerIca is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAcquirerIca requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAcquirerIca: %w", err)
+	}
+	return oldValue.AcquirerIca, nil
+}
+
+// ClearAcquirerIca clears the value of the "acquirer_ica" field.
+func (m *ProfileAcquirerMutation) ClearAcquirerIca() {
+	m.acquirer_ica = nil
+	m.clearedFields[profileacquirer.FieldAcquirerIca] = struct{}{}
+}
+
+// AcquirerIcaCleared returns if the "acquirer_ica" field was cleared in this mutation.
+func (m *ProfileAcquirerMutation) AcquirerIcaCleared() bool {
+	_, ok := m.clearedFields[profileacquirer.FieldAcquirerIca]
+	return ok
+}
+
+// ResetAcquirerIca resets all changes to the "acquirer_ica" field.
+func (m *ProfileAcquirerMutation) ResetAcquirerIca() {
+	m.acquirer_ica = nil
+	delete(m.clearedFields, profileacquirer.FieldAcquirerIca)
+}
+
+// SetAcquirerFraudRate sets the "acquirer_fraud_rate" field.
+func (m *ProfileAcquirerMutation) SetAcquirerFraudRate(f float64) {
+	m.acquirer_fraud_rate = &f
+	m.addacquirer_fraud_rate = nil
+}
+
+// AcquirerFraudRate returns the value of the "acquirer_fraud_rate" field in the mutation.
+func (m *ProfileAcquirerMutation) AcquirerFraudRate() (r float64, exists bool) {
+	v := m.acquirer_fraud_rate
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAcquirerFraudRate returns the old "acquirer_fraud_rate" field's value of the ProfileAcquirer entity.
+// If the ProfileAcquirer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProfileAcquirerMutation) OldAcquirerFraudRate(ctx context.Context) (v *float64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAcquirerFraudRate is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAcquirerFraudRate requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAcquirerFraudRate: %w", err)
+	}
+	return oldValue.AcquirerFraudRate, nil
+}
+
+// AddAcquirerFraudRate adds f to the "acquirer_fraud_rate" field.
+func (m *ProfileAcquirerMutation) AddAcquirerFraudRate(f float64) {
+	if m.addacquirer_fraud_rate != nil {
+		*m.addacquirer_fraud_rate += f
+	} else {
+		m.addacquirer_fraud_rate = &f
+	}
+}
+
+// AddedAcquirerFraudRate returns the value that was added to the "acquirer_fraud_rate" field in this mutation.
+func (m *ProfileAcquirerMutation) AddedAcquirerFraudRate() (r float64, exists bool) {
+	v := m.addacquirer_fraud_rate
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearAcquirerFraudRate clears the value of the "acquirer_fraud_rate" field.
+func (m *ProfileAcquirerMutation) ClearAcquirerFraudRate() {
+	m.acquirer_fraud_rate = nil
+	m.addacquirer_fraud_rate = nil
+	m.clearedFields[profileacquirer.FieldAcquirerFraudRate] = struct{}{}
+}
+
+// AcquirerFraudRateCleared returns if the "acquirer_fraud_rate" field was cleared in this mutation.
+func (m *ProfileAcquirerMutation) AcquirerFraudRateCleared() bool {
+	_, ok := m.clearedFields[profileacquirer.FieldAcquirerFraudRate]
+	return ok
+}
+
+// ResetAcquirerFraudRate resets all changes to the "acquirer_fraud_rate" field.
+func (m *ProfileAcquirerMutation) ResetAcquirerFraudRate() {
+	m.acquirer_fraud_rate = nil
+	m.addacquirer_fraud_rate = nil
+	delete(m.clearedFields, profileacquirer.FieldAcquirerFraudRate)
+}
+
+// SetAcquirerCountryCode sets the "acquirer_country_code" field.
+func (m *ProfileAcquirerMutation) SetAcquirerCountryCode(s string) {
+	m.acquirer_country_code = &s
+}
+
+// AcquirerCountryCode returns the value of the "acquirer_country_code" field in the mutation.
+func (m *ProfileAcquirerMutation) AcquirerCountryCode() (r string, exists bool) {
+	v := m.acquirer_country_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAcquirerCountryCode returns the old "acquirer_country_code" field's value of the ProfileAcquirer entity.
+// If the ProfileAcquirer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProfileAcquirerMutation) OldAcquirerCountryCode(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAcquirerCountryCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAcquirerCountryCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAcquirerCountryCode: %w", err)
+	}
+	return oldValue.AcquirerCountryCode, nil
+}
+
+// ClearAcquirerCountryCode clears the value of the "acquirer_country_code" field.
+func (m *ProfileAcquirerMutation) ClearAcquirerCountryCode() {
+	m.acquirer_country_code = nil
+	m.clearedFields[profileacquirer.FieldAcquirerCountryCode] = struct{}{}
+}
+
+// AcquirerCountryCodeCleared returns if the "acquirer_country_code" field was cleared in this mutation.
+func (m *ProfileAcquirerMutation) AcquirerCountryCodeCleared() bool {
+	_, ok := m.clearedFields[profileacquirer.FieldAcquirerCountryCode]
+	return ok
+}
+
+// ResetAcquirerCountryCode resets all changes to the "acquirer_country_code" field.
+func (m *ProfileAcquirerMutation) ResetAcquirerCountryCode() {
+	m.acquirer_country_code = nil
+	delete(m.clearedFields, profileacquirer.FieldAcquirerCountryCode)
+}
+
+// SetIsDefault sets the "is_default" field.
+func (m *ProfileAcquirerMutation) SetIsDefault(b bool) {
+	m.is_default = &b
+}
+
+// IsDefault returns the value of the "is_default" field in the mutation.
+func (m *ProfileAcquirerMutation) IsDefault() (r bool, exists bool) {
+	v := m.is_default
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIsDefault returns the old "is_default" field's value of the ProfileAcquirer entity.
+// If the ProfileAcquirer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ProfileAcquirerMutation) OldIsDefault(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIsDefault is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIsDefault requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIsDefault: %w", err)
+	}
+	return oldValue.IsDefault, nil
+}
+
+// ResetIsDefault resets all changes to the "is_default" field.
+func (m *ProfileAcquirerMutation) ResetIsDefault() {
+	m.is_default = nil
+}
+
+// Where appends a list predicates to the ProfileAcquirerMutation builder.
+func (m *ProfileAcquirerMutation) Where(ps ...predicate.ProfileAcquirer) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ProfileAcquirerMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ProfileAcquirerMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ProfileAcquirer, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ProfileAcquirerMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ProfileAcquirerMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ProfileAcquirer).
+func (m *ProfileAcquirerMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ProfileAcquirerMutation) Fields() []string {
+	fields := make([]string, 0, 12)
+	if m.merchant_id != nil {
+		fields = append(fields, profileacquirer.FieldMerchantID)
+	}
+	if m.created_at != nil {
+		fields = append(fields, profileacquirer.FieldCreatedAt)
+	}
+	if m.modified_at != nil {
+		fields = append(fields, profileacquirer.FieldModifiedAt)
+	}
+	if m.profile_id != nil {
+		fields = append(fields, profileacquirer.FieldProfileID)
+	}
+	if m.acquirer_assigned_merchant_id != nil {
+		fields = append(fields, profileacquirer.FieldAcquirerAssignedMerchantID)
+	}
+	if m.merchant_name != nil {
+		fields = append(fields, profileacquirer.FieldMerchantName)
+	}
+	if m.network != nil {
+		fields = append(fields, profileacquirer.FieldNetwork)
+	}
+	if m.acquirer_bin != nil {
+		fields = append(fields, profileacquirer.FieldAcquirerBin)
+	}
+	if m.acquirer_ica != nil {
+		fields = append(fields, profileacquirer.FieldAcquirerIca)
+	}
+	if m.acquirer_fraud_rate != nil {
+		fields = append(fields, profileacquirer.FieldAcquirerFraudRate)
+	}
+	if m.acquirer_country_code != nil {
+		fields = append(fields, profileacquirer.FieldAcquirerCountryCode)
+	}
+	if m.is_default != nil {
+		fields = append(fields, profileacquirer.FieldIsDefault)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ProfileAcquirerMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case profileacquirer.FieldMerchantID:
+		return m.MerchantID()
+	case profileacquirer.FieldCreatedAt:
+		return m.CreatedAt()
+	case profileacquirer.FieldModifiedAt:
+		return m.ModifiedAt()
+	case profileacquirer.FieldProfileID:
+		return m.ProfileID()
+	case profileacquirer.FieldAcquirerAssignedMerchantID:
+		return m.AcquirerAssignedMerchantID()
+	case profileacquirer.FieldMerchantName:
+		return m.MerchantName()
+	case profileacquirer.FieldNetwork:
+		return m.Network()
+	case profileacquirer.FieldAcquirerBin:
+		return m.AcquirerBin()
+	case profileacquirer.FieldAcquirerIca:
+		return m.AcquirerIca()
+	case profileacquirer.FieldAcquirerFraudRate:
+		return m.AcquirerFraudRate()
+	case profileacquirer.FieldAcquirerCountryCode:
+		return m.AcquirerCountryCode()
+	case profileacquirer.FieldIsDefault:
+		return m.IsDefault()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ProfileAcquirerMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case profileacquirer.FieldMerchantID:
+		return m.OldMerchantID(ctx)
+	case profileacquirer.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case profileacquirer.FieldModifiedAt:
+		return m.OldModifiedAt(ctx)
+	case profileacquirer.FieldProfileID:
+		return m.OldProfileID(ctx)
+	case profileacquirer.FieldAcquirerAssignedMerchantID:
+		return m.OldAcquirerAssignedMerchantID(ctx)
+	case profileacquirer.FieldMerchantName:
+		return m.OldMerchantName(ctx)
+	case profileacquirer.FieldNetwork:
+		return m.OldNetwork(ctx)
+	case profileacquirer.FieldAcquirerBin:
+		return m.OldAcquirerBin(ctx)
+	case profileacquirer.FieldAcquirerIca:
+		return m.OldAcquirerIca(ctx)
+	case profileacquirer.FieldAcquirerFraudRate:
+		return m.OldAcquirerFraudRate(ctx)
+	case profileacquirer.FieldAcquirerCountryCode:
+		return m.OldAcquirerCountryCode(ctx)
+	case profileacquirer.FieldIsDefault:
+		return m.OldIsDefault(ctx)
+	}
+	return nil, fmt.Errorf("unknown ProfileAcquirer field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ProfileAcquirerMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case profileacquirer.FieldMerchantID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMerchantID(v)
+		return nil
+	case profileacquirer.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case profileacquirer.FieldModifiedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModifiedAt(v)
+		return nil
+	case profileacquirer.FieldProfileID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProfileID(v)
+		return nil
+	case profileacquirer.FieldAcquirerAssignedMerchantID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAcquirerAssignedMerchantID(v)
+		return nil
+	case profileacquirer.FieldMerchantName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMerchantName(v)
+		return nil
+	case profileacquirer.FieldNetwork:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNetwork(v)
+		return nil
+	case profileacquirer.FieldAcquirerBin:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAcquirerBin(v)
+		return nil
+	case profileacquirer.FieldAcquirerIca:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAcquirerIca(v)
+		return nil
+	case profileacquirer.FieldAcquirerFraudRate:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAcquirerFraudRate(v)
+		return nil
+	case profileacquirer.FieldAcquirerCountryCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAcquirerCountryCode(v)
+		return nil
+	case profileacquirer.FieldIsDefault:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIsDefault(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ProfileAcquirer field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ProfileAcquirerMutation) AddedFields() []string {
+	var fields []string
+	if m.addacquirer_fraud_rate != nil {
+		fields = append(fields, profileacquirer.FieldAcquirerFraudRate)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ProfileAcquirerMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case profileacquirer.FieldAcquirerFraudRate:
+		return m.AddedAcquirerFraudRate()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ProfileAcquirerMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case profileacquirer.FieldAcquirerFraudRate:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAcquirerFraudRate(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ProfileAcquirer numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ProfileAcquirerMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(profileacquirer.FieldAcquirerIca) {
+		fields = append(fields, profileacquirer.FieldAcquirerIca)
+	}
+	if m.FieldCleared(profileacquirer.FieldAcquirerFraudRate) {
+		fields = append(fields, profileacquirer.FieldAcquirerFraudRate)
+	}
+	if m.FieldCleared(profileacquirer.FieldAcquirerCountryCode) {
+		fields = append(fields, profileacquirer.FieldAcquirerCountryCode)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ProfileAcquirerMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ProfileAcquirerMutation) ClearField(name string) error {
+	switch name {
+	case profileacquirer.FieldAcquirerIca:
+		m.ClearAcquirerIca()
+		return nil
+	case profileacquirer.FieldAcquirerFraudRate:
+		m.ClearAcquirerFraudRate()
+		return nil
+	case profileacquirer.FieldAcquirerCountryCode:
+		m.ClearAcquirerCountryCode()
+		return nil
+	}
+	return fmt.Errorf("unknown ProfileAcquirer nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ProfileAcquirerMutation) ResetField(name string) error {
+	switch name {
+	case profileacquirer.FieldMerchantID:
+		m.ResetMerchantID()
+		return nil
+	case profileacquirer.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case profileacquirer.FieldModifiedAt:
+		m.ResetModifiedAt()
+		return nil
+	case profileacquirer.FieldProfileID:
+		m.ResetProfileID()
+		return nil
+	case profileacquirer.FieldAcquirerAssignedMerchantID:
+		m.ResetAcquirerAssignedMerchantID()
+		return nil
+	case profileacquirer.FieldMerchantName:
+		m.ResetMerchantName()
+		return nil
+	case profileacquirer.FieldNetwork:
+		m.ResetNetwork()
+		return nil
+	case profileacquirer.FieldAcquirerBin:
+		m.ResetAcquirerBin()
+		return nil
+	case profileacquirer.FieldAcquirerIca:
+		m.ResetAcquirerIca()
+		return nil
+	case profileacquirer.FieldAcquirerFraudRate:
+		m.ResetAcquirerFraudRate()
+		return nil
+	case profileacquirer.FieldAcquirerCountryCode:
+		m.ResetAcquirerCountryCode()
+		return nil
+	case profileacquirer.FieldIsDefault:
+		m.ResetIsDefault()
+		return nil
+	}
+	return fmt.Errorf("unknown ProfileAcquirer field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ProfileAcquirerMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ProfileAcquirerMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ProfileAcquirerMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ProfileAcquirerMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ProfileAcquirerMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ProfileAcquirerMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ProfileAcquirerMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown ProfileAcquirer unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ProfileAcquirerMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown ProfileAcquirer edge %s", name)
 }
 
 // RefundMutation represents an operation that mutates the Refund nodes in the graph.

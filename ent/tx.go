@@ -22,8 +22,14 @@ type Tx struct {
 	Authentication *AuthenticationClient
 	// BillingSubscription is the client for interacting with the BillingSubscription builders.
 	BillingSubscription *BillingSubscriptionClient
+	// BlocklistBatchJob is the client for interacting with the BlocklistBatchJob builders.
+	BlocklistBatchJob *BlocklistBatchJobClient
+	// BlocklistEntry is the client for interacting with the BlocklistEntry builders.
+	BlocklistEntry *BlocklistEntryClient
 	// Capture is the client for interacting with the Capture builders.
 	Capture *CaptureClient
+	// CardIssuer is the client for interacting with the CardIssuer builders.
+	CardIssuer *CardIssuerClient
 	// Coupon is the client for interacting with the Coupon builders.
 	Coupon *CouponClient
 	// Customer is the client for interacting with the Customer builders.
@@ -68,6 +74,8 @@ type Tx struct {
 	PayoutAttempt *PayoutAttemptClient
 	// Profile is the client for interacting with the Profile builders.
 	Profile *ProfileClient
+	// ProfileAcquirer is the client for interacting with the ProfileAcquirer builders.
+	ProfileAcquirer *ProfileAcquirerClient
 	// Refund is the client for interacting with the Refund builders.
 	Refund *RefundClient
 	// Relay is the client for interacting with the Relay builders.
@@ -217,7 +225,10 @@ func (tx *Tx) init() {
 	tx.AuditEntry = NewAuditEntryClient(tx.config)
 	tx.Authentication = NewAuthenticationClient(tx.config)
 	tx.BillingSubscription = NewBillingSubscriptionClient(tx.config)
+	tx.BlocklistBatchJob = NewBlocklistBatchJobClient(tx.config)
+	tx.BlocklistEntry = NewBlocklistEntryClient(tx.config)
 	tx.Capture = NewCaptureClient(tx.config)
+	tx.CardIssuer = NewCardIssuerClient(tx.config)
 	tx.Coupon = NewCouponClient(tx.config)
 	tx.Customer = NewCustomerClient(tx.config)
 	tx.Dispute = NewDisputeClient(tx.config)
@@ -240,6 +251,7 @@ func (tx *Tx) init() {
 	tx.Payout = NewPayoutClient(tx.config)
 	tx.PayoutAttempt = NewPayoutAttemptClient(tx.config)
 	tx.Profile = NewProfileClient(tx.config)
+	tx.ProfileAcquirer = NewProfileAcquirerClient(tx.config)
 	tx.Refund = NewRefundClient(tx.config)
 	tx.Relay = NewRelayClient(tx.config)
 	tx.RoutingAlgorithm = NewRoutingAlgorithmClient(tx.config)

@@ -88,6 +88,11 @@ func (r *queryResolver) Subscriptions(ctx context.Context, after *entgql.Cursor[
 	return page(ctx, r.Resolver, "subscriptions", tablePager(r.client.BillingSubscription.Query().Paginate, ent.WithBillingSubscriptionOrder, ent.WithBillingSubscriptionFilter, (*ent.BillingSubscriptionWhereInput).Filter), after, first, before, last, subscriptionOrders.complete(orderBy), where)
 }
 
+// BlocklistEntries is the resolver for the blocklistEntries field.
+func (r *queryResolver) BlocklistEntries(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.BlocklistEntryOrder, where *ent.BlocklistEntryWhereInput) (*ent.BlocklistEntryConnection, error) {
+	return page(ctx, r.Resolver, "blocklistEntries", tablePager(r.client.BlocklistEntry.Query().Paginate, ent.WithBlocklistEntryOrder, ent.WithBlocklistEntryFilter, (*ent.BlocklistEntryWhereInput).Filter), after, first, before, last, blocklistEntryOrders.complete(orderBy), where)
+}
+
 // Coupons is the resolver for the coupons field.
 func (r *queryResolver) Coupons(ctx context.Context, after *entgql.Cursor[string], first *int, before *entgql.Cursor[string], last *int, orderBy []*ent.CouponOrder, where *ent.CouponWhereInput) (*ent.CouponConnection, error) {
 	return page(ctx, r.Resolver, "coupons", tablePager(r.client.Coupon.Query().Paginate, ent.WithCouponOrder, ent.WithCouponFilter, (*ent.CouponWhereInput).Filter), after, first, before, last, couponOrders.complete(orderBy), where)

@@ -289,6 +289,8 @@ func (w *mutationWalk) base(t *testing.T, mutation string) map[string]any {
 			"algorithm": map[string]any{"type": "single", "data": map[string]any{"connector": "stripe", "merchant_connector_id": d.ConnectorAccount}}}}
 	case "createGsmRule":
 		return map[string]any{"input": w.gsmRule(unique)}
+	case "addBlocklistEntry", "removeBlocklistEntry":
+		return map[string]any{"input": map[string]any{"type": "fingerprint", "data": unique}}
 	case "updateGsmRule":
 		var made struct {
 			CreateGsmRule struct{ GsmRule struct{ ID string } }

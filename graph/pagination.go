@@ -155,6 +155,7 @@ var (
 	eventOrders            orderKind[ent.EventOrder, ent.EventOrderField]
 	connectorAccountOrders orderKind[ent.MerchantConnectorAccountOrder, ent.MerchantConnectorAccountOrderField]
 	gsmRuleOrders          orderKind[ent.GsmRuleOrder, ent.GsmRuleOrderField]
+	blocklistEntryOrders   orderKind[ent.BlocklistEntryOrder, ent.BlocklistEntryOrderField]
 	routingAlgorithmOrders orderKind[ent.RoutingAlgorithmOrder, ent.RoutingAlgorithmOrderField]
 	subscriptionOrders     orderKind[ent.BillingSubscriptionOrder, ent.BillingSubscriptionOrderField]
 	invoiceOrders          orderKind[ent.InvoiceOrder, ent.InvoiceOrderField]

@@ -37,6 +37,7 @@ import (
 	"switchyard/internal/ids"
 	"switchyard/payments"
 	"switchyard/payments/analytics"
+	"switchyard/payments/blocklist"
 	"switchyard/payments/connector"
 	customers "switchyard/payments/customer"
 	"switchyard/payments/events"
@@ -61,6 +62,7 @@ type Resolver struct {
 	events     *events.Service
 	routing    *routing.Service
 	gsm        *gsm.Service
+	blocklist  *blocklist.Service
 	users      *users.Service
 	analytics  *analytics.Service
 	idem       *idempotency.Store
@@ -95,6 +97,8 @@ type Deps struct {
 	Routing    *routing.Service
 	// GSM changes the merchant's GSM rules.
 	GSM *gsm.Service
+	// Blocklist changes the merchant's blocklist and its guard.
+	Blocklist *blocklist.Service
 	// Users signs dashboard users in and says what their roles allow.
 	Users     *users.Service
 	Analytics *analytics.Service
@@ -118,7 +122,7 @@ type Deps struct {
 // NewResolver returns the root resolver over d.
 func NewResolver(d Deps) *Resolver {
 	return &Resolver{client: d.Client, cursors: d.Cursors, svc: d.Payments, payouts: d.Payouts, subs: d.Subscriptions, merchants: d.Merchants,
-		connectors: d.Connectors, customers: d.Customers, events: d.Events, routing: d.Routing, gsm: d.GSM, users: d.Users, analytics: d.Analytics, idem: d.Idempotency, webhooks: d.Webhooks,
+		connectors: d.Connectors, customers: d.Customers, events: d.Events, routing: d.Routing, gsm: d.GSM, blocklist: d.Blocklist, users: d.Users, analytics: d.Analytics, idem: d.Idempotency, webhooks: d.Webhooks,
 		publicURL: d.PublicURL, exports: d.Exports, live: d.Live, liveOpts: DefaultOptions()}
 }
 

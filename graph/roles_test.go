@@ -35,7 +35,7 @@ var roleMatrix = map[string]access{
 	"Query.paymentIntents": {"all", "any"}, "Query.profiles": {"all", "any"}, "Query.refunds": {"all", "any"},
 	"Query.routingAlgorithms": {"all", "any"}, "Query.paymentAnalytics": {"all", "any"},
 	"Query.connectorSuccessRateSeries": {"all", "any"}, "Query.refundAnalytics": {"all", "any"},
-	"Query.disputeAnalytics": {"all", "any"}, "Query.gsmRules": {"all", "any"}, "Query.routingFacts": {"all", "any"},
+	"Query.disputeAnalytics": {"all", "any"}, "Query.gsmRules": {"all", "any"}, "Query.blocklistEntries": {"all", "any"}, "Query.routingFacts": {"all", "any"},
 	"Query.payouts": {"all", "any"}, "Query.payout": {"all", "any"},
 	"Query.subscriptions": {"all", "any"}, "Query.invoices": {"all", "any"}, "Query.subscriptionItems": {"all", "any"},
 	"Query.coupons": {"all", "any"}, "Query.testClocks": {"all", "any"}, "Query.subscription": {"all", "any"},
@@ -71,6 +71,9 @@ var roleMatrix = map[string]access{
 	// GSM rules, which decide retries: developers, as routing.
 	"Mutation.createGsmRule": {"DEVELOPER", "any"}, "Mutation.updateGsmRule": {"DEVELOPER", "any"},
 	"Mutation.deleteGsmRule": {"DEVELOPER", "any"},
+	// The blocklist, which refuses payments: operators, as payments.
+	"Mutation.addBlocklistEntry": {"OPERATOR", "any"}, "Mutation.removeBlocklistEntry": {"OPERATOR", "any"},
+	"Mutation.setBlocklistGuard": {"OPERATOR", "any"},
 	// Exports: whoever may read payments.
 	"Mutation.createPaymentExport": {"DEVELOPER,OPERATOR,VIEWER", "any"},
 	// People: admins' sessions (the admin key invites a merchant's first

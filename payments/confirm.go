@@ -13,6 +13,7 @@ import (
 	"switchyard/ent/predicate"
 	"switchyard/internal/ids"
 	"switchyard/internal/tenancy"
+	"switchyard/payments/blocklist"
 	"switchyard/payments/customer"
 	"switchyard/payments/errs"
 	"switchyard/payments/txn"
@@ -164,6 +165,9 @@ type confirmation struct {
 	method *customer.PaymentMethodInput
 	// threeDS is the attempt's external authentication, if it has one.
 	threeDS *externalThreeDS
+	// blocked: the merchant's blocklist holds the card; the attempt fails
+	// without a connector call.
+	blocked bool
 }
 
 // prepareConfirm checks, inside tx, that cur (locked) may be confirmed with
@@ -191,6 +195,10 @@ func (s *Service) prepareConfirm(ctx context.Context, tx *ent.Tx, merchantID str
 		return nil, err
 	}
 	mca := d.Candidates[0]
+	blocked, err := s.blockedCard(ctx, tx, merchantID, method)
+	if err != nil {
+		return nil, err
+	}
 	if err := checkRequiredFields(mca, pi, method); err != nil {
 		return nil, err
 	}
@@ -213,7 +221,18 @@ func (s *Service) prepareConfirm(ctx context.Context, tx *ent.Tx, merchantID str
 			return nil, errs.Internal(err)
 		}
 	}
-	return &confirmation{pi: pi, att: att, mca: mca, method: method, threeDS: ext}, nil
+	return &confirmation{pi: pi, att: att, mca: mca, method: method, threeDS: ext, blocked: blocked}, nil
+}
+
+// blockedCard reports whether the merchant's blocklist guard refuses the
+// card method carries (Hyperswitch's guard_payment_against_blocklist): a
+// card given with its number, at confirm or from the vault. A saved card
+// or a mandate's is charged by token, and its number is not here to check.
+func (s *Service) blockedCard(ctx context.Context, tx *ent.Tx, merchantID string, method *customer.PaymentMethodInput) (bool, error) {
+	if s.blocklist == nil || method.Card == nil || method.Card.Number == "" {
+		return false, nil
+	}
+	return s.blocklist.Blocked(ctx, tx, merchantID, blocklist.CardOf(method.Card.Number, s.customers.CardFingerprint))
 }
 
 // checkConfirm runs the refusals of a confirm of cur that come before its

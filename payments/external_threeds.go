@@ -250,6 +250,9 @@ func (s *Service) authenticationConnector(ctx context.Context, tx *ent.Tx, profi
 // failed (the payment fails, no connector asked) or waits for its
 // challenge (the card waits in the vault for the customer's answer).
 func (s *Service) authorizeConfirmed(ctx context.Context, merchantID string, c *confirmation) (*PaymentView, error) {
+	if c.blocked {
+		return s.refuseBlocked(ctx, c)
+	}
 	ext := c.threeDS
 	if ext == nil || ext.verdict() == threeDSAuthorize {
 		return s.authorize(ctx, c.pi, c.att, c.mca, c.method, ext.forConnector())
@@ -264,6 +267,21 @@ func (s *Service) authorizeConfirmed(ctx context.Context, merchantID string, c *
 		a.nextAction = s.threeDSInvoke(c.pi, c.att, ext)
 	}
 	return s.settleOutside(ctx, &a, res)
+}
+
+// refuseBlocked fails the attempt of a confirm whose card the merchant
+// blocked, as Hyperswitch does: no connector is called, the attempt
+// records why (the code and message of the refusal) and the payment is
+// failed; the caller gets the refusal itself (HE_03, type blocked).
+func (s *Service) refuseBlocked(ctx context.Context, c *confirmation) (*PaymentView, error) {
+	refusal := errs.ErrPaymentBlocked.New()
+	a := authorization{paymentID: c.pi.PaymentID, attemptID: c.att.ID, prior: &confirmation{pi: c.pi, att: c.att}}
+	res := &connector.PaymentResult{Status: connector.StatusFailure,
+		Decline: &connector.Decline{Code: refusal.Code, Message: refusal.Message}}
+	if _, err := s.settleOutside(ctx, &a, res); err != nil {
+		return nil, err
+	}
+	return nil, refusal
 }
 
 // settleOutside settles an answer no connector call gave (an external

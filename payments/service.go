@@ -19,6 +19,7 @@ import (
 
 	"switchyard/ent"
 	"switchyard/internal/secrets"
+	"switchyard/payments/blocklist"
 	"switchyard/payments/connector"
 	"switchyard/payments/customer"
 	"switchyard/payments/events"
@@ -35,6 +36,7 @@ type Service struct {
 	customers  *customer.Service
 	routing    *routing.Service
 	gsm        *gsm.Service
+	blocklist  *blocklist.Service
 	events     *events.Service
 	publicURL  string
 	render     Renderer
@@ -61,6 +63,8 @@ type Deps struct {
 	// GSM decides which failed authorizations are retried on the next
 	// connector; without it none is.
 	GSM *gsm.Service
+	// Blocklist refuses, at confirm, a card the merchant has blocked.
+	Blocklist *blocklist.Service
 	// Events is the outbox payment, refund and dispute events are written to.
 	Events *events.Service
 	// PublicURL is where customers' browsers reach this server (the 3-D
@@ -93,6 +97,6 @@ func New(d Deps) *Service {
 		d.ExportBatch = DefaultExportBatch
 	}
 	return &Service{db: d.DB, box: d.Box, connectors: d.Connectors, customers: d.Customers,
-		routing: d.Routing, gsm: d.GSM, events: d.Events, publicURL: d.PublicURL, render: d.Render, recoveryAfter: d.RecoveryAfter,
+		routing: d.Routing, gsm: d.GSM, blocklist: d.Blocklist, events: d.Events, publicURL: d.PublicURL, render: d.Render, recoveryAfter: d.RecoveryAfter,
 		responseHashKey: d.ResponseHashKey, exportBatch: d.ExportBatch}
 }

@@ -144,10 +144,11 @@ func (a *api) handler(access Access, fn handlerFunc) http.HandlerFunc {
 		// Nothing keeps this body once written (unlike an idempotent
 		// one), so it is encoded into a reused buffer: a page of the list
 		// is some hundreds of KB.
+		status, v := statusOf(v)
 		buf := bodyBuffers.Get().(*bytes.Buffer)
 		buf.Reset()
 		encodeInto(buf, v)
-		writeBody(w, http.StatusOK, buf.Bytes())
+		writeBody(w, status, buf.Bytes())
 		if buf.Cap() <= maxPooledBody {
 			bodyBuffers.Put(buf)
 		}
@@ -268,7 +269,26 @@ func run(r *http.Request, fn handlerFunc) (int, []byte) {
 	if err != nil {
 		return errorResponse(r, err)
 	}
-	return http.StatusOK, encodeJSON(v)
+	status, v := statusOf(v)
+	return status, encodeJSON(v)
+}
+
+// answered is a body a route answers with a status other than 200
+// (withStatus); a handler's other results are 200.
+type answered struct {
+	status int
+	body   any
+}
+
+// withStatus answers body with status (202 for a batch upload).
+func withStatus(status int, body any) answered { return answered{status: status, body: body} }
+
+// statusOf is the status and body of a handler's result.
+func statusOf(v any) (int, any) {
+	if a, ok := v.(answered); ok {
+		return a.status, a.body
+	}
+	return http.StatusOK, v
 }
 
 // idempotent runs fn at most once for the caller's Idempotency-Key through

@@ -143,6 +143,7 @@ var contractDeviations = []struct{ text, reason string }{
 	{`Error at "/size"`, "payment_link_config is stored and echoed as the merchant sent it: the sandbox serves no payment links"},
 	{`property "raw_payment_method_data" is missing`, "a v2 saved card never answers its raw data: the card number is not kept (only the connector's token and the masked card are)"},
 	{`Error at "/network_transaction_id": Value is not nullable`, "a v2 saved card's network transaction id stays with the mandate it was saved for; a card kept without one has none: null"},
+	{`value must be an object`, "GET /blocklist answers an array of BlocklistResponse, as Hyperswitch's handler does (Vec<BlocklistResponse>); the document gives one object"},
 	{`response header Content-Type has unexpected value: "application/json"`, "every answer is JSON: the documents give the profile delete's boolean as text/plain"},
 }
 
@@ -155,6 +156,11 @@ func recordContract(t *testing.T, method, path string, status int, header http.H
 	c, err := loadContract()
 	if err != nil {
 		t.Fatalf("loading the OpenAPI documents: %v", err)
+	}
+	if status == http.StatusOK && bytes.Contains(body, []byte(`"type":"blocked"`)) {
+		// Hyperswitch's DomainError (a blocked card at confirm): its error
+		// envelope with status 200, which no document describes.
+		return
 	}
 	msg := c.check(method, path, status, header, body)
 	if msg == "" {

@@ -10,7 +10,10 @@ import (
 	"switchyard/internal/auth"
 	"switchyard/internal/idempotency"
 	"switchyard/payments"
+	"switchyard/payments/acquirers"
 	"switchyard/payments/authentication"
+	"switchyard/payments/blocklist"
+	"switchyard/payments/cardissuers"
 	"switchyard/payments/connector"
 	"switchyard/payments/customer"
 	"switchyard/payments/errs"
@@ -22,6 +25,7 @@ import (
 	"switchyard/payments/relay"
 	"switchyard/payments/routing"
 	"switchyard/payments/subscriptions"
+	"switchyard/payments/threedsdecision"
 )
 
 // Deps is what the REST layer needs: the domain services it calls, and
@@ -36,8 +40,15 @@ type Deps struct {
 	Customers  *customer.Service
 	Routing    *routing.Service
 	GSM        *gsm.Service
-	Events     *events.Service
-	Auth       *auth.Authenticator
+	Blocklist  *blocklist.Service
+	// CardIssuers is the global catalogue of card issuer names.
+	CardIssuers *cardissuers.Service
+	// Acquirers are the profiles' acquirer configurations.
+	Acquirers *acquirers.Service
+	// ThreeDSDecision executes 3-D Secure decision rules.
+	ThreeDSDecision *threedsdecision.Service
+	Events          *events.Service
+	Auth            *auth.Authenticator
 	// Idempotency keeps Idempotency-Key records (Redis). Nil refuses every
 	// request that carries the header with 503.
 	Idempotency *idempotency.Store
@@ -82,6 +93,10 @@ func Register(mux *http.ServeMux, d Deps) {
 	registerPaymentLinks(a, d.Payments, d.SDKURL)
 	registerRouting(a, d.Routing)
 	registerGSM(a, d.GSM)
+	registerBlocklist(a, d.Blocklist)
+	registerCardIssuers(a, d.CardIssuers)
+	registerProfileAcquirers(a, d.Acquirers)
+	registerThreeDSDecision(a, d.ThreeDSDecision)
 	registerDynamicRouting(a, d.Routing)
 	registerPaymentsList(a, d.Payments)
 	registerPayouts(a, d.Payouts)

@@ -56,6 +56,30 @@ func (f BillingSubscriptionFunc) Mutate(ctx context.Context, m ent.Mutation) (en
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.BillingSubscriptionMutation", m)
 }
 
+// The BlocklistBatchJobFunc type is an adapter to allow the use of ordinary
+// function as BlocklistBatchJob mutator.
+type BlocklistBatchJobFunc func(context.Context, *ent.BlocklistBatchJobMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f BlocklistBatchJobFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.BlocklistBatchJobMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.BlocklistBatchJobMutation", m)
+}
+
+// The BlocklistEntryFunc type is an adapter to allow the use of ordinary
+// function as BlocklistEntry mutator.
+type BlocklistEntryFunc func(context.Context, *ent.BlocklistEntryMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f BlocklistEntryFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.BlocklistEntryMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.BlocklistEntryMutation", m)
+}
+
 // The CaptureFunc type is an adapter to allow the use of ordinary
 // function as Capture mutator.
 type CaptureFunc func(context.Context, *ent.CaptureMutation) (ent.Value, error)
@@ -66,6 +90,18 @@ func (f CaptureFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, err
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CaptureMutation", m)
+}
+
+// The CardIssuerFunc type is an adapter to allow the use of ordinary
+// function as CardIssuer mutator.
+type CardIssuerFunc func(context.Context, *ent.CardIssuerMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CardIssuerFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CardIssuerMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CardIssuerMutation", m)
 }
 
 // The CouponFunc type is an adapter to allow the use of ordinary
@@ -330,6 +366,18 @@ func (f ProfileFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, err
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ProfileMutation", m)
+}
+
+// The ProfileAcquirerFunc type is an adapter to allow the use of ordinary
+// function as ProfileAcquirer mutator.
+type ProfileAcquirerFunc func(context.Context, *ent.ProfileAcquirerMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ProfileAcquirerFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ProfileAcquirerMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ProfileAcquirerMutation", m)
 }
 
 // The RefundFunc type is an adapter to allow the use of ordinary

@@ -11,7 +11,10 @@ import (
 	"switchyard/ent/auditentry"
 	"switchyard/ent/authentication"
 	"switchyard/ent/billingsubscription"
+	"switchyard/ent/blocklistbatchjob"
+	"switchyard/ent/blocklistentry"
 	"switchyard/ent/capture"
+	"switchyard/ent/cardissuer"
 	"switchyard/ent/coupon"
 	"switchyard/ent/customer"
 	"switchyard/ent/dispute"
@@ -35,6 +38,7 @@ import (
 	"switchyard/ent/payoutattempt"
 	"switchyard/ent/predicate"
 	"switchyard/ent/profile"
+	"switchyard/ent/profileacquirer"
 	"switchyard/ent/refund"
 	"switchyard/ent/relay"
 	"switchyard/ent/routingalgorithm"
@@ -210,6 +214,60 @@ func (f TraverseBillingSubscription) Traverse(ctx context.Context, q ent.Query) 
 	return fmt.Errorf("unexpected query type %T. expect *ent.BillingSubscriptionQuery", q)
 }
 
+// The BlocklistBatchJobFunc type is an adapter to allow the use of ordinary function as a Querier.
+type BlocklistBatchJobFunc func(context.Context, *ent.BlocklistBatchJobQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f BlocklistBatchJobFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.BlocklistBatchJobQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.BlocklistBatchJobQuery", q)
+}
+
+// The TraverseBlocklistBatchJob type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseBlocklistBatchJob func(context.Context, *ent.BlocklistBatchJobQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseBlocklistBatchJob) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseBlocklistBatchJob) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.BlocklistBatchJobQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.BlocklistBatchJobQuery", q)
+}
+
+// The BlocklistEntryFunc type is an adapter to allow the use of ordinary function as a Querier.
+type BlocklistEntryFunc func(context.Context, *ent.BlocklistEntryQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f BlocklistEntryFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.BlocklistEntryQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.BlocklistEntryQuery", q)
+}
+
+// The TraverseBlocklistEntry type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseBlocklistEntry func(context.Context, *ent.BlocklistEntryQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseBlocklistEntry) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseBlocklistEntry) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.BlocklistEntryQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.BlocklistEntryQuery", q)
+}
+
 // The CaptureFunc type is an adapter to allow the use of ordinary function as a Querier.
 type CaptureFunc func(context.Context, *ent.CaptureQuery) (ent.Value, error)
 
@@ -235,6 +293,33 @@ func (f TraverseCapture) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.CaptureQuery", q)
+}
+
+// The CardIssuerFunc type is an adapter to allow the use of ordinary function as a Querier.
+type CardIssuerFunc func(context.Context, *ent.CardIssuerQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f CardIssuerFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.CardIssuerQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.CardIssuerQuery", q)
+}
+
+// The TraverseCardIssuer type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseCardIssuer func(context.Context, *ent.CardIssuerQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseCardIssuer) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseCardIssuer) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.CardIssuerQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.CardIssuerQuery", q)
 }
 
 // The CouponFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -831,6 +916,33 @@ func (f TraverseProfile) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.ProfileQuery", q)
 }
 
+// The ProfileAcquirerFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ProfileAcquirerFunc func(context.Context, *ent.ProfileAcquirerQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ProfileAcquirerFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ProfileAcquirerQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ProfileAcquirerQuery", q)
+}
+
+// The TraverseProfileAcquirer type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseProfileAcquirer func(context.Context, *ent.ProfileAcquirerQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseProfileAcquirer) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseProfileAcquirer) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ProfileAcquirerQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ProfileAcquirerQuery", q)
+}
+
 // The RefundFunc type is an adapter to allow the use of ordinary function as a Querier.
 type RefundFunc func(context.Context, *ent.RefundQuery) (ent.Value, error)
 
@@ -1031,8 +1143,14 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.AuthenticationQuery, predicate.Authentication, authentication.OrderOption]{typ: ent.TypeAuthentication, tq: q}, nil
 	case *ent.BillingSubscriptionQuery:
 		return &query[*ent.BillingSubscriptionQuery, predicate.BillingSubscription, billingsubscription.OrderOption]{typ: ent.TypeBillingSubscription, tq: q}, nil
+	case *ent.BlocklistBatchJobQuery:
+		return &query[*ent.BlocklistBatchJobQuery, predicate.BlocklistBatchJob, blocklistbatchjob.OrderOption]{typ: ent.TypeBlocklistBatchJob, tq: q}, nil
+	case *ent.BlocklistEntryQuery:
+		return &query[*ent.BlocklistEntryQuery, predicate.BlocklistEntry, blocklistentry.OrderOption]{typ: ent.TypeBlocklistEntry, tq: q}, nil
 	case *ent.CaptureQuery:
 		return &query[*ent.CaptureQuery, predicate.Capture, capture.OrderOption]{typ: ent.TypeCapture, tq: q}, nil
+	case *ent.CardIssuerQuery:
+		return &query[*ent.CardIssuerQuery, predicate.CardIssuer, cardissuer.OrderOption]{typ: ent.TypeCardIssuer, tq: q}, nil
 	case *ent.CouponQuery:
 		return &query[*ent.CouponQuery, predicate.Coupon, coupon.OrderOption]{typ: ent.TypeCoupon, tq: q}, nil
 	case *ent.CustomerQuery:
@@ -1077,6 +1195,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.PayoutAttemptQuery, predicate.PayoutAttempt, payoutattempt.OrderOption]{typ: ent.TypePayoutAttempt, tq: q}, nil
 	case *ent.ProfileQuery:
 		return &query[*ent.ProfileQuery, predicate.Profile, profile.OrderOption]{typ: ent.TypeProfile, tq: q}, nil
+	case *ent.ProfileAcquirerQuery:
+		return &query[*ent.ProfileAcquirerQuery, predicate.ProfileAcquirer, profileacquirer.OrderOption]{typ: ent.TypeProfileAcquirer, tq: q}, nil
 	case *ent.RefundQuery:
 		return &query[*ent.RefundQuery, predicate.Refund, refund.OrderOption]{typ: ent.TypeRefund, tq: q}, nil
 	case *ent.RelayQuery:

@@ -54,6 +54,8 @@ const (
 	FieldIsPlatformAccount = "is_platform_account"
 	// FieldTimeZone holds the string denoting the time_zone field in the database.
 	FieldTimeZone = "time_zone"
+	// FieldBlocklistGuardEnabled holds the string denoting the blocklist_guard_enabled field in the database.
+	FieldBlocklistGuardEnabled = "blocklist_guard_enabled"
 	// EdgeProfiles holds the string denoting the profiles edge name in mutations.
 	EdgeProfiles = "profiles"
 	// EdgeAPIKeys holds the string denoting the api_keys edge name in mutations.
@@ -115,6 +117,7 @@ var Columns = []string{
 	FieldIsReconEnabled,
 	FieldIsPlatformAccount,
 	FieldTimeZone,
+	FieldBlocklistGuardEnabled,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -165,6 +168,8 @@ var (
 	DefaultTimeZone string
 	// TimeZoneValidator is a validator for the "time_zone" field. It is called by the builders before save.
 	TimeZoneValidator func(string) error
+	// DefaultBlocklistGuardEnabled holds the default value on creation for the "blocklist_guard_enabled" field.
+	DefaultBlocklistGuardEnabled bool
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
 	IDValidator func(string) error
 )
@@ -272,6 +277,11 @@ func ByIsPlatformAccount(opts ...sql.OrderTermOption) OrderOption {
 // ByTimeZone orders the results by the time_zone field.
 func ByTimeZone(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldTimeZone, opts...).ToFunc()
+}
+
+// ByBlocklistGuardEnabled orders the results by the blocklist_guard_enabled field.
+func ByBlocklistGuardEnabled(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldBlocklistGuardEnabled, opts...).ToFunc()
 }
 
 // ByProfilesCount orders the results by profiles count.

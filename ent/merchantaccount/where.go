@@ -130,6 +130,11 @@ func TimeZone(v string) predicate.MerchantAccount {
 	return predicate.MerchantAccount(sql.FieldEQ(FieldTimeZone, v))
 }
 
+// BlocklistGuardEnabled applies equality check predicate on the "blocklist_guard_enabled" field. It's identical to BlocklistGuardEnabledEQ.
+func BlocklistGuardEnabled(v bool) predicate.MerchantAccount {
+	return predicate.MerchantAccount(sql.FieldEQ(FieldBlocklistGuardEnabled, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.MerchantAccount {
 	return predicate.MerchantAccount(sql.FieldEQ(FieldCreatedAt, v))
@@ -813,6 +818,16 @@ func TimeZoneEqualFold(v string) predicate.MerchantAccount {
 // TimeZoneContainsFold applies the ContainsFold predicate on the "time_zone" field.
 func TimeZoneContainsFold(v string) predicate.MerchantAccount {
 	return predicate.MerchantAccount(sql.FieldContainsFold(FieldTimeZone, v))
+}
+
+// BlocklistGuardEnabledEQ applies the EQ predicate on the "blocklist_guard_enabled" field.
+func BlocklistGuardEnabledEQ(v bool) predicate.MerchantAccount {
+	return predicate.MerchantAccount(sql.FieldEQ(FieldBlocklistGuardEnabled, v))
+}
+
+// BlocklistGuardEnabledNEQ applies the NEQ predicate on the "blocklist_guard_enabled" field.
+func BlocklistGuardEnabledNEQ(v bool) predicate.MerchantAccount {
+	return predicate.MerchantAccount(sql.FieldNEQ(FieldBlocklistGuardEnabled, v))
 }
 
 // HasProfiles applies the HasEdge predicate on the "profiles" edge.

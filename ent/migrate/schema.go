@@ -199,6 +199,63 @@ var (
 			},
 		},
 	}
+	// BlocklistBatchJobsColumns holds the columns for the "blocklist_batch_jobs" table.
+	BlocklistBatchJobsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "merchant_id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "modified_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"initiated", "processing", "completed", "failed"}},
+		{Name: "total_rows", Type: field.TypeInt32},
+		{Name: "succeeded_rows", Type: field.TypeInt32},
+		{Name: "failed_rows", Type: field.TypeInt32},
+	}
+	// BlocklistBatchJobsTable holds the schema information for the "blocklist_batch_jobs" table.
+	BlocklistBatchJobsTable = &schema.Table{
+		Name:       "blocklist_batch_jobs",
+		Columns:    BlocklistBatchJobsColumns,
+		PrimaryKey: []*schema.Column{BlocklistBatchJobsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "blocklistbatchjob_merchant_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{BlocklistBatchJobsColumns[1], BlocklistBatchJobsColumns[2], BlocklistBatchJobsColumns[0]},
+			},
+		},
+	}
+	// BlocklistEntriesColumns holds the columns for the "blocklist_entries" table.
+	BlocklistEntriesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "merchant_id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "modified_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "fingerprint_id", Type: field.TypeString, Size: 64},
+		{Name: "data_kind", Type: field.TypeEnum, Enums: []string{"payment_method", "card_bin", "extended_card_bin"}},
+		{Name: "metadata", Type: field.TypeJSON, Nullable: true},
+	}
+	// BlocklistEntriesTable holds the schema information for the "blocklist_entries" table.
+	BlocklistEntriesTable = &schema.Table{
+		Name:       "blocklist_entries",
+		Columns:    BlocklistEntriesColumns,
+		PrimaryKey: []*schema.Column{BlocklistEntriesColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "blocklistentry_merchant_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{BlocklistEntriesColumns[1], BlocklistEntriesColumns[2], BlocklistEntriesColumns[0]},
+			},
+			{
+				Name:    "blocklistentry_merchant_id_fingerprint_id",
+				Unique:  true,
+				Columns: []*schema.Column{BlocklistEntriesColumns[1], BlocklistEntriesColumns[4]},
+			},
+			{
+				Name:    "blocklistentry_merchant_id_data_kind_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{BlocklistEntriesColumns[1], BlocklistEntriesColumns[5], BlocklistEntriesColumns[2]},
+			},
+		},
+	}
 	// CapturesColumns holds the columns for the "captures" table.
 	CapturesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
@@ -248,6 +305,20 @@ var (
 				Columns: []*schema.Column{CapturesColumns[8], CapturesColumns[3]},
 			},
 		},
+	}
+	// CardIssuersColumns holds the columns for the "card_issuers" table.
+	CardIssuersColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "modified_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "issuer_name", Type: field.TypeString, Size: 255},
+		{Name: "name_key", Type: field.TypeString, Unique: true, Size: 255},
+	}
+	// CardIssuersTable holds the schema information for the "card_issuers" table.
+	CardIssuersTable = &schema.Table{
+		Name:       "card_issuers",
+		Columns:    CardIssuersColumns,
+		PrimaryKey: []*schema.Column{CardIssuersColumns[0]},
 	}
 	// CouponsColumns holds the columns for the "coupons" table.
 	CouponsColumns = []*schema.Column{
@@ -830,6 +901,7 @@ var (
 		{Name: "is_recon_enabled", Type: field.TypeBool, Default: false},
 		{Name: "is_platform_account", Type: field.TypeBool, Default: false},
 		{Name: "time_zone", Type: field.TypeString, Size: 64, Default: "UTC"},
+		{Name: "blocklist_guard_enabled", Type: field.TypeBool, Default: false},
 	}
 	// MerchantAccountsTable holds the schema information for the "merchant_accounts" table.
 	MerchantAccountsTable = &schema.Table{
@@ -1381,6 +1453,35 @@ var (
 			},
 		},
 	}
+	// ProfileAcquirersColumns holds the columns for the "profile_acquirers" table.
+	ProfileAcquirersColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "merchant_id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "modified_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "profile_id", Type: field.TypeString, Size: 64},
+		{Name: "acquirer_assigned_merchant_id", Type: field.TypeString, Size: 255},
+		{Name: "merchant_name", Type: field.TypeString, Size: 255},
+		{Name: "network", Type: field.TypeString, Size: 64},
+		{Name: "acquirer_bin", Type: field.TypeString, Size: 64},
+		{Name: "acquirer_ica", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "acquirer_fraud_rate", Type: field.TypeFloat64, Nullable: true},
+		{Name: "acquirer_country_code", Type: field.TypeString, Nullable: true, Size: 2},
+		{Name: "is_default", Type: field.TypeBool, Default: false},
+	}
+	// ProfileAcquirersTable holds the schema information for the "profile_acquirers" table.
+	ProfileAcquirersTable = &schema.Table{
+		Name:       "profile_acquirers",
+		Columns:    ProfileAcquirersColumns,
+		PrimaryKey: []*schema.Column{ProfileAcquirersColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "profileacquirer_profile_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{ProfileAcquirersColumns[4], ProfileAcquirersColumns[2]},
+			},
+		},
+	}
 	// RefundsColumns holds the columns for the "refunds" table.
 	RefundsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
@@ -1634,7 +1735,10 @@ var (
 		AuditEntriesTable,
 		AuthenticationsTable,
 		SubscriptionsTable,
+		BlocklistBatchJobsTable,
+		BlocklistEntriesTable,
 		CapturesTable,
+		CardIssuersTable,
 		CouponsTable,
 		CustomersTable,
 		DisputesTable,
@@ -1657,6 +1761,7 @@ var (
 		PayoutsTable,
 		PayoutAttemptsTable,
 		ProfilesTable,
+		ProfileAcquirersTable,
 		RefundsTable,
 		RelaysTable,
 		RoutingAlgorithmsTable,

@@ -18,8 +18,17 @@ type Authentication func(*sql.Selector)
 // BillingSubscription is the predicate function for billingsubscription builders.
 type BillingSubscription func(*sql.Selector)
 
+// BlocklistBatchJob is the predicate function for blocklistbatchjob builders.
+type BlocklistBatchJob func(*sql.Selector)
+
+// BlocklistEntry is the predicate function for blocklistentry builders.
+type BlocklistEntry func(*sql.Selector)
+
 // Capture is the predicate function for capture builders.
 type Capture func(*sql.Selector)
+
+// CardIssuer is the predicate function for cardissuer builders.
+type CardIssuer func(*sql.Selector)
 
 // Coupon is the predicate function for coupon builders.
 type Coupon func(*sql.Selector)
@@ -86,6 +95,9 @@ type PayoutAttempt func(*sql.Selector)
 
 // Profile is the predicate function for profile builders.
 type Profile func(*sql.Selector)
+
+// ProfileAcquirer is the predicate function for profileacquirer builders.
+type ProfileAcquirer func(*sql.Selector)
 
 // Refund is the predicate function for refund builders.
 type Refund func(*sql.Selector)

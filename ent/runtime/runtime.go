@@ -7,7 +7,10 @@ import (
 	"switchyard/ent/auditentry"
 	"switchyard/ent/authentication"
 	"switchyard/ent/billingsubscription"
+	"switchyard/ent/blocklistbatchjob"
+	"switchyard/ent/blocklistentry"
 	"switchyard/ent/capture"
+	"switchyard/ent/cardissuer"
 	"switchyard/ent/coupon"
 	"switchyard/ent/customer"
 	"switchyard/ent/dispute"
@@ -30,6 +33,7 @@ import (
 	"switchyard/ent/payout"
 	"switchyard/ent/payoutattempt"
 	"switchyard/ent/profile"
+	"switchyard/ent/profileacquirer"
 	"switchyard/ent/refund"
 	"switchyard/ent/relay"
 	"switchyard/ent/routingalgorithm"
@@ -531,6 +535,150 @@ func init() {
 			return nil
 		}
 	}()
+	blocklistbatchjobMixin := schema.BlocklistBatchJob{}.Mixin()
+	blocklistbatchjobMixinHooks0 := blocklistbatchjobMixin[0].Hooks()
+	blocklistbatchjob.Hooks[0] = blocklistbatchjobMixinHooks0[0]
+	blocklistbatchjobMixinInters0 := blocklistbatchjobMixin[0].Interceptors()
+	blocklistbatchjob.Interceptors[0] = blocklistbatchjobMixinInters0[0]
+	blocklistbatchjobMixinFields0 := blocklistbatchjobMixin[0].Fields()
+	_ = blocklistbatchjobMixinFields0
+	blocklistbatchjobFields := schema.BlocklistBatchJob{}.Fields()
+	_ = blocklistbatchjobFields
+	// blocklistbatchjobDescMerchantID is the schema descriptor for merchant_id field.
+	blocklistbatchjobDescMerchantID := blocklistbatchjobMixinFields0[1].Descriptor()
+	// blocklistbatchjob.MerchantIDValidator is a validator for the "merchant_id" field. It is called by the builders before save.
+	blocklistbatchjob.MerchantIDValidator = func() func(string) error {
+		validators := blocklistbatchjobDescMerchantID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(merchant_id string) error {
+			for _, fn := range fns {
+				if err := fn(merchant_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// blocklistbatchjobDescCreatedAt is the schema descriptor for created_at field.
+	blocklistbatchjobDescCreatedAt := blocklistbatchjobMixinFields0[2].Descriptor()
+	// blocklistbatchjob.DefaultCreatedAt holds the default value on creation for the created_at field.
+	blocklistbatchjob.DefaultCreatedAt = blocklistbatchjobDescCreatedAt.Default.(func() time.Time)
+	// blocklistbatchjobDescModifiedAt is the schema descriptor for modified_at field.
+	blocklistbatchjobDescModifiedAt := blocklistbatchjobMixinFields0[3].Descriptor()
+	// blocklistbatchjob.DefaultModifiedAt holds the default value on creation for the modified_at field.
+	blocklistbatchjob.DefaultModifiedAt = blocklistbatchjobDescModifiedAt.Default.(func() time.Time)
+	// blocklistbatchjob.UpdateDefaultModifiedAt holds the default value on update for the modified_at field.
+	blocklistbatchjob.UpdateDefaultModifiedAt = blocklistbatchjobDescModifiedAt.UpdateDefault.(func() time.Time)
+	// blocklistbatchjobDescTotalRows is the schema descriptor for total_rows field.
+	blocklistbatchjobDescTotalRows := blocklistbatchjobFields[1].Descriptor()
+	// blocklistbatchjob.TotalRowsValidator is a validator for the "total_rows" field. It is called by the builders before save.
+	blocklistbatchjob.TotalRowsValidator = blocklistbatchjobDescTotalRows.Validators[0].(func(int32) error)
+	// blocklistbatchjobDescSucceededRows is the schema descriptor for succeeded_rows field.
+	blocklistbatchjobDescSucceededRows := blocklistbatchjobFields[2].Descriptor()
+	// blocklistbatchjob.SucceededRowsValidator is a validator for the "succeeded_rows" field. It is called by the builders before save.
+	blocklistbatchjob.SucceededRowsValidator = blocklistbatchjobDescSucceededRows.Validators[0].(func(int32) error)
+	// blocklistbatchjobDescFailedRows is the schema descriptor for failed_rows field.
+	blocklistbatchjobDescFailedRows := blocklistbatchjobFields[3].Descriptor()
+	// blocklistbatchjob.FailedRowsValidator is a validator for the "failed_rows" field. It is called by the builders before save.
+	blocklistbatchjob.FailedRowsValidator = blocklistbatchjobDescFailedRows.Validators[0].(func(int32) error)
+	// blocklistbatchjobDescID is the schema descriptor for id field.
+	blocklistbatchjobDescID := blocklistbatchjobMixinFields0[0].Descriptor()
+	// blocklistbatchjob.DefaultID holds the default value on creation for the id field.
+	blocklistbatchjob.DefaultID = blocklistbatchjobDescID.Default.(func() string)
+	// blocklistbatchjob.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	blocklistbatchjob.IDValidator = func() func(string) error {
+		validators := blocklistbatchjobDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	blocklistentryMixin := schema.BlocklistEntry{}.Mixin()
+	blocklistentryMixinHooks0 := blocklistentryMixin[0].Hooks()
+	blocklistentry.Hooks[0] = blocklistentryMixinHooks0[0]
+	blocklistentryMixinInters0 := blocklistentryMixin[0].Interceptors()
+	blocklistentry.Interceptors[0] = blocklistentryMixinInters0[0]
+	blocklistentryMixinFields0 := blocklistentryMixin[0].Fields()
+	_ = blocklistentryMixinFields0
+	blocklistentryFields := schema.BlocklistEntry{}.Fields()
+	_ = blocklistentryFields
+	// blocklistentryDescMerchantID is the schema descriptor for merchant_id field.
+	blocklistentryDescMerchantID := blocklistentryMixinFields0[1].Descriptor()
+	// blocklistentry.MerchantIDValidator is a validator for the "merchant_id" field. It is called by the builders before save.
+	blocklistentry.MerchantIDValidator = func() func(string) error {
+		validators := blocklistentryDescMerchantID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(merchant_id string) error {
+			for _, fn := range fns {
+				if err := fn(merchant_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// blocklistentryDescCreatedAt is the schema descriptor for created_at field.
+	blocklistentryDescCreatedAt := blocklistentryMixinFields0[2].Descriptor()
+	// blocklistentry.DefaultCreatedAt holds the default value on creation for the created_at field.
+	blocklistentry.DefaultCreatedAt = blocklistentryDescCreatedAt.Default.(func() time.Time)
+	// blocklistentryDescModifiedAt is the schema descriptor for modified_at field.
+	blocklistentryDescModifiedAt := blocklistentryMixinFields0[3].Descriptor()
+	// blocklistentry.DefaultModifiedAt holds the default value on creation for the modified_at field.
+	blocklistentry.DefaultModifiedAt = blocklistentryDescModifiedAt.Default.(func() time.Time)
+	// blocklistentry.UpdateDefaultModifiedAt holds the default value on update for the modified_at field.
+	blocklistentry.UpdateDefaultModifiedAt = blocklistentryDescModifiedAt.UpdateDefault.(func() time.Time)
+	// blocklistentryDescFingerprintID is the schema descriptor for fingerprint_id field.
+	blocklistentryDescFingerprintID := blocklistentryFields[0].Descriptor()
+	// blocklistentry.FingerprintIDValidator is a validator for the "fingerprint_id" field. It is called by the builders before save.
+	blocklistentry.FingerprintIDValidator = func() func(string) error {
+		validators := blocklistentryDescFingerprintID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(fingerprint_id string) error {
+			for _, fn := range fns {
+				if err := fn(fingerprint_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// blocklistentryDescID is the schema descriptor for id field.
+	blocklistentryDescID := blocklistentryMixinFields0[0].Descriptor()
+	// blocklistentry.DefaultID holds the default value on creation for the id field.
+	blocklistentry.DefaultID = blocklistentryDescID.Default.(func() string)
+	// blocklistentry.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	blocklistentry.IDValidator = func() func(string) error {
+		validators := blocklistentryDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
 	captureMixin := schema.Capture{}.Mixin()
 	captureMixinHooks0 := captureMixin[0].Hooks()
 	capture.Hooks[0] = captureMixinHooks0[0]
@@ -631,6 +779,77 @@ func init() {
 	// capture.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	capture.IDValidator = func() func(string) error {
 		validators := captureDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	cardissuerMixin := schema.CardIssuer{}.Mixin()
+	cardissuerMixinFields0 := cardissuerMixin[0].Fields()
+	_ = cardissuerMixinFields0
+	cardissuerFields := schema.CardIssuer{}.Fields()
+	_ = cardissuerFields
+	// cardissuerDescCreatedAt is the schema descriptor for created_at field.
+	cardissuerDescCreatedAt := cardissuerMixinFields0[0].Descriptor()
+	// cardissuer.DefaultCreatedAt holds the default value on creation for the created_at field.
+	cardissuer.DefaultCreatedAt = cardissuerDescCreatedAt.Default.(func() time.Time)
+	// cardissuerDescModifiedAt is the schema descriptor for modified_at field.
+	cardissuerDescModifiedAt := cardissuerMixinFields0[1].Descriptor()
+	// cardissuer.DefaultModifiedAt holds the default value on creation for the modified_at field.
+	cardissuer.DefaultModifiedAt = cardissuerDescModifiedAt.Default.(func() time.Time)
+	// cardissuer.UpdateDefaultModifiedAt holds the default value on update for the modified_at field.
+	cardissuer.UpdateDefaultModifiedAt = cardissuerDescModifiedAt.UpdateDefault.(func() time.Time)
+	// cardissuerDescIssuerName is the schema descriptor for issuer_name field.
+	cardissuerDescIssuerName := cardissuerFields[1].Descriptor()
+	// cardissuer.IssuerNameValidator is a validator for the "issuer_name" field. It is called by the builders before save.
+	cardissuer.IssuerNameValidator = func() func(string) error {
+		validators := cardissuerDescIssuerName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(issuer_name string) error {
+			for _, fn := range fns {
+				if err := fn(issuer_name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// cardissuerDescNameKey is the schema descriptor for name_key field.
+	cardissuerDescNameKey := cardissuerFields[2].Descriptor()
+	// cardissuer.NameKeyValidator is a validator for the "name_key" field. It is called by the builders before save.
+	cardissuer.NameKeyValidator = func() func(string) error {
+		validators := cardissuerDescNameKey.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name_key string) error {
+			for _, fn := range fns {
+				if err := fn(name_key); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// cardissuerDescID is the schema descriptor for id field.
+	cardissuerDescID := cardissuerFields[0].Descriptor()
+	// cardissuer.DefaultID holds the default value on creation for the id field.
+	cardissuer.DefaultID = cardissuerDescID.Default.(func() string)
+	// cardissuer.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	cardissuer.IDValidator = func() func(string) error {
+		validators := cardissuerDescID.Validators
 		fns := [...]func(string) error{
 			validators[0].(func(string) error),
 			validators[1].(func(string) error),
@@ -2122,6 +2341,10 @@ func init() {
 			return nil
 		}
 	}()
+	// merchantaccountDescBlocklistGuardEnabled is the schema descriptor for blocklist_guard_enabled field.
+	merchantaccountDescBlocklistGuardEnabled := merchantaccountFields[17].Descriptor()
+	// merchantaccount.DefaultBlocklistGuardEnabled holds the default value on creation for the blocklist_guard_enabled field.
+	merchantaccount.DefaultBlocklistGuardEnabled = merchantaccountDescBlocklistGuardEnabled.Default.(bool)
 	// merchantaccountDescID is the schema descriptor for id field.
 	merchantaccountDescID := merchantaccountFields[0].Descriptor()
 	// merchantaccount.IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -3279,6 +3502,109 @@ func init() {
 	// profile.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	profile.IDValidator = func() func(string) error {
 		validators := profileDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	profileacquirerMixin := schema.ProfileAcquirer{}.Mixin()
+	profileacquirerMixinHooks0 := profileacquirerMixin[0].Hooks()
+	profileacquirer.Hooks[0] = profileacquirerMixinHooks0[0]
+	profileacquirerMixinInters0 := profileacquirerMixin[0].Interceptors()
+	profileacquirer.Interceptors[0] = profileacquirerMixinInters0[0]
+	profileacquirerMixinFields0 := profileacquirerMixin[0].Fields()
+	_ = profileacquirerMixinFields0
+	profileacquirerFields := schema.ProfileAcquirer{}.Fields()
+	_ = profileacquirerFields
+	// profileacquirerDescMerchantID is the schema descriptor for merchant_id field.
+	profileacquirerDescMerchantID := profileacquirerMixinFields0[1].Descriptor()
+	// profileacquirer.MerchantIDValidator is a validator for the "merchant_id" field. It is called by the builders before save.
+	profileacquirer.MerchantIDValidator = func() func(string) error {
+		validators := profileacquirerDescMerchantID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(merchant_id string) error {
+			for _, fn := range fns {
+				if err := fn(merchant_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// profileacquirerDescCreatedAt is the schema descriptor for created_at field.
+	profileacquirerDescCreatedAt := profileacquirerMixinFields0[2].Descriptor()
+	// profileacquirer.DefaultCreatedAt holds the default value on creation for the created_at field.
+	profileacquirer.DefaultCreatedAt = profileacquirerDescCreatedAt.Default.(func() time.Time)
+	// profileacquirerDescModifiedAt is the schema descriptor for modified_at field.
+	profileacquirerDescModifiedAt := profileacquirerMixinFields0[3].Descriptor()
+	// profileacquirer.DefaultModifiedAt holds the default value on creation for the modified_at field.
+	profileacquirer.DefaultModifiedAt = profileacquirerDescModifiedAt.Default.(func() time.Time)
+	// profileacquirer.UpdateDefaultModifiedAt holds the default value on update for the modified_at field.
+	profileacquirer.UpdateDefaultModifiedAt = profileacquirerDescModifiedAt.UpdateDefault.(func() time.Time)
+	// profileacquirerDescProfileID is the schema descriptor for profile_id field.
+	profileacquirerDescProfileID := profileacquirerFields[0].Descriptor()
+	// profileacquirer.ProfileIDValidator is a validator for the "profile_id" field. It is called by the builders before save.
+	profileacquirer.ProfileIDValidator = func() func(string) error {
+		validators := profileacquirerDescProfileID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(profile_id string) error {
+			for _, fn := range fns {
+				if err := fn(profile_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// profileacquirerDescAcquirerAssignedMerchantID is the schema descriptor for acquirer_assigned_merchant_id field.
+	profileacquirerDescAcquirerAssignedMerchantID := profileacquirerFields[1].Descriptor()
+	// profileacquirer.AcquirerAssignedMerchantIDValidator is a validator for the "acquirer_assigned_merchant_id" field. It is called by the builders before save.
+	profileacquirer.AcquirerAssignedMerchantIDValidator = profileacquirerDescAcquirerAssignedMerchantID.Validators[0].(func(string) error)
+	// profileacquirerDescMerchantName is the schema descriptor for merchant_name field.
+	profileacquirerDescMerchantName := profileacquirerFields[2].Descriptor()
+	// profileacquirer.MerchantNameValidator is a validator for the "merchant_name" field. It is called by the builders before save.
+	profileacquirer.MerchantNameValidator = profileacquirerDescMerchantName.Validators[0].(func(string) error)
+	// profileacquirerDescNetwork is the schema descriptor for network field.
+	profileacquirerDescNetwork := profileacquirerFields[3].Descriptor()
+	// profileacquirer.NetworkValidator is a validator for the "network" field. It is called by the builders before save.
+	profileacquirer.NetworkValidator = profileacquirerDescNetwork.Validators[0].(func(string) error)
+	// profileacquirerDescAcquirerBin is the schema descriptor for acquirer_bin field.
+	profileacquirerDescAcquirerBin := profileacquirerFields[4].Descriptor()
+	// profileacquirer.AcquirerBinValidator is a validator for the "acquirer_bin" field. It is called by the builders before save.
+	profileacquirer.AcquirerBinValidator = profileacquirerDescAcquirerBin.Validators[0].(func(string) error)
+	// profileacquirerDescAcquirerIca is the schema descriptor for acquirer_ica field.
+	profileacquirerDescAcquirerIca := profileacquirerFields[5].Descriptor()
+	// profileacquirer.AcquirerIcaValidator is a validator for the "acquirer_ica" field. It is called by the builders before save.
+	profileacquirer.AcquirerIcaValidator = profileacquirerDescAcquirerIca.Validators[0].(func(string) error)
+	// profileacquirerDescAcquirerCountryCode is the schema descriptor for acquirer_country_code field.
+	profileacquirerDescAcquirerCountryCode := profileacquirerFields[7].Descriptor()
+	// profileacquirer.AcquirerCountryCodeValidator is a validator for the "acquirer_country_code" field. It is called by the builders before save.
+	profileacquirer.AcquirerCountryCodeValidator = profileacquirerDescAcquirerCountryCode.Validators[0].(func(string) error)
+	// profileacquirerDescIsDefault is the schema descriptor for is_default field.
+	profileacquirerDescIsDefault := profileacquirerFields[8].Descriptor()
+	// profileacquirer.DefaultIsDefault holds the default value on creation for the is_default field.
+	profileacquirer.DefaultIsDefault = profileacquirerDescIsDefault.Default.(bool)
+	// profileacquirerDescID is the schema descriptor for id field.
+	profileacquirerDescID := profileacquirerMixinFields0[0].Descriptor()
+	// profileacquirer.DefaultID holds the default value on creation for the id field.
+	profileacquirer.DefaultID = profileacquirerDescID.Default.(func() string)
+	// profileacquirer.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	profileacquirer.IDValidator = func() func(string) error {
+		validators := profileacquirerDescID.Validators
 		fns := [...]func(string) error{
 			validators[0].(func(string) error),
 			validators[1].(func(string) error),

@@ -28,6 +28,8 @@ func TestEveryStringColumnCountsCharacters(t *testing.T) {
 		"BillingSubscription": BillingSubscription{}, "Invoice": Invoice{}, "Authentication": Authentication{},
 		"Organization":    Organization{},
 		"IncomingWebhook": IncomingWebhook{}, "Relay": Relay{},
+		"BlocklistEntry": BlocklistEntry{}, "BlocklistBatchJob": BlocklistBatchJob{}, "CardIssuer": CardIssuer{},
+		"ProfileAcquirer": ProfileAcquirer{},
 	}
 	if len(schemas) != len(migrate.Tables) {
 		t.Fatalf("%d schemas listed here, %d tables: list the new schema", len(schemas), len(migrate.Tables))

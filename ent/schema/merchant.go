@@ -41,6 +41,10 @@ func (MerchantAccount) Fields() []ent.Field {
 		// Not a Hyperswitch member; the REST merchant account neither takes
 		// nor shows it.
 		field.String("time_zone").MaxRuneLen(64).NotEmpty().Default("UTC"),
+		// blocklist_guard_enabled: a confirm refuses a card the merchant's
+		// blocklist holds (POST /blocklist/toggle; Hyperswitch keeps it as
+		// the config guard_blocklist_for_<merchant_id>).
+		field.Bool("blocklist_guard_enabled").Default(false),
 	}
 }
 

@@ -36,6 +36,30 @@ type APIKeyPayload struct {
 	Replayed bool `json:"replayed"`
 }
 
+// What a blocklist entry blocks: Hyperswitch's BlocklistRequest.
+type BlocklistEntryInput struct {
+	// card_bin, extended_card_bin or fingerprint.
+	Type BlocklistEntryType `json:"type"`
+	// The BIN (6 digits), the extended BIN (8 digits) or the card fingerprint.
+	Data string `json:"data"`
+}
+
+// addBlocklistEntry's result.
+type BlocklistEntryPayload struct {
+	// The entry as it was added.
+	BlocklistEntry *ent.BlocklistEntry `json:"blocklistEntry"`
+	// True when this answer replays the stored result of an earlier call with the same idempotency key.
+	Replayed bool `json:"replayed"`
+}
+
+// setBlocklistGuard's result.
+type BlocklistGuardPayload struct {
+	// Whether a confirm now refuses a blocked card.
+	Enabled bool `json:"enabled"`
+	// True when this answer replays the stored result of an earlier call with the same idempotency key.
+	Replayed bool `json:"replayed"`
+}
+
 // A cancellation (PaymentsCancelRequest).
 type CancelPaymentInput struct {
 	// Why the payment is cancelled.
@@ -126,6 +150,16 @@ type CustomerInput struct {
 type CustomerPayload struct {
 	// The customer as the mutation left it (redacted after deleteCustomer).
 	Customer *ent.Customer `json:"customer"`
+	// True when this answer replays the stored result of an earlier call with the same idempotency key.
+	Replayed bool `json:"replayed"`
+}
+
+// removeBlocklistEntry's result.
+type DeletedBlocklistEntryPayload struct {
+	// The removed entry's id.
+	ID string `json:"id"`
+	// Always true: the entry is gone.
+	Deleted bool `json:"deleted"`
 	// True when this answer replays the stored result of an earlier call with the same idempotency key.
 	Replayed bool `json:"replayed"`
 }
@@ -540,6 +574,64 @@ func (e *AnalyticsBucket) UnmarshalJSON(b []byte) error {
 }
 
 func (e AnalyticsBucket) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// The kinds of entry a merchant adds (BlocklistRequest's type).
+type BlocklistEntryType string
+
+const (
+	BlocklistEntryTypeCardBin         BlocklistEntryType = "card_bin"
+	BlocklistEntryTypeExtendedCardBin BlocklistEntryType = "extended_card_bin"
+	BlocklistEntryTypeFingerprint     BlocklistEntryType = "fingerprint"
+)
+
+var AllBlocklistEntryType = []BlocklistEntryType{
+	BlocklistEntryTypeCardBin,
+	BlocklistEntryTypeExtendedCardBin,
+	BlocklistEntryTypeFingerprint,
+}
+
+func (e BlocklistEntryType) IsValid() bool {
+	switch e {
+	case BlocklistEntryTypeCardBin, BlocklistEntryTypeExtendedCardBin, BlocklistEntryTypeFingerprint:
+		return true
+	}
+	return false
+}
+
+func (e BlocklistEntryType) String() string {
+	return string(e)
+}
+
+func (e *BlocklistEntryType) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = BlocklistEntryType(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid BlocklistEntryType", str)
+	}
+	return nil
+}
+
+func (e BlocklistEntryType) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *BlocklistEntryType) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e BlocklistEntryType) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

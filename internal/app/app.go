@@ -37,8 +37,11 @@ import (
 	"switchyard/internal/secrets"
 	"switchyard/internal/store"
 	"switchyard/payments"
+	"switchyard/payments/acquirers"
 	"switchyard/payments/analytics"
 	"switchyard/payments/authentication"
+	"switchyard/payments/blocklist"
+	"switchyard/payments/cardissuers"
 	"switchyard/payments/connector"
 	"switchyard/payments/customer"
 	"switchyard/payments/events"
@@ -49,6 +52,7 @@ import (
 	"switchyard/payments/relay"
 	"switchyard/payments/routing"
 	"switchyard/payments/subscriptions"
+	"switchyard/payments/threedsdecision"
 	"switchyard/payments/txn"
 	"switchyard/payments/users"
 	"switchyard/rest"
@@ -75,9 +79,15 @@ type App struct {
 	Routing       *routing.Service
 	Analytics     *analytics.Service
 	GSM           *gsm.Service
-	Events        *events.Service
-	Users         *users.Service
-	Log           *slog.Logger
+	Blocklist     *blocklist.Service
+	// CardIssuers, Acquirers and ThreeDSDecision serve /card_issuers,
+	// /profile_acquirers and /three_ds_decision/execute.
+	CardIssuers     *cardissuers.Service
+	Acquirers       *acquirers.Service
+	ThreeDSDecision *threedsdecision.Service
+	Events          *events.Service
+	Users           *users.Service
+	Log             *slog.Logger
 
 	// Authentications is external 3-D Secure as a service (/authentication).
 	Authentications *authentication.Service
@@ -207,10 +217,12 @@ func (a *App) wireDomain(box *secrets.Box, opts Options) {
 	a.Customers = customer.New(customer.Deps{DB: db, Box: box, Vault: redisstore.NewVault(a.Redis.Client),
 		Events: a.Events, Render: render, EphemeralKeys: redisstore.NewEphemeralKeys(a.Redis.Client)})
 	a.GSM = gsm.New(db, connector.Known)
+	a.Blocklist = blocklist.New(db)
+	a.CardIssuers, a.Acquirers, a.ThreeDSDecision = cardissuers.New(db), acquirers.New(db), threedsdecision.New(db)
 	a.Routing = routing.New(db).WithOutcomes(redisstore.NewRoutingOutcomes(a.Redis.Client))
 	a.Analytics = analytics.New(db)
 	a.Payments = payments.New(payments.Deps{DB: db, Box: box, Connectors: a.Connectors, Customers: a.Customers,
-		Routing: a.Routing, GSM: a.GSM, Events: a.Events, PublicURL: strings.TrimRight(a.Config.PublicURL, "/"), Render: render,
+		Routing: a.Routing, GSM: a.GSM, Blocklist: a.Blocklist, Events: a.Events, PublicURL: strings.TrimRight(a.Config.PublicURL, "/"), Render: render,
 		RecoveryAfter: a.Config.RecoveryAfter, ResponseHashKey: a.Merchants.ProfileHashKey, ExportBatch: opts.ExportBatch})
 	a.Payouts = payouts.New(payouts.Deps{DB: db, Box: box, Vault: redisstore.NewVault(a.Redis.Client), Customers: a.Customers,
 		Connectors: a.Connectors, Routing: a.Routing, GSM: a.GSM, Events: a.Events, Render: render, RecoveryAfter: a.Config.RecoveryAfter})
@@ -272,7 +284,7 @@ func (a *App) routes(reg *prometheus.Registry) http.Handler {
 	exportGrants := redisstore.NewExportGrants(a.Redis.Client)
 	gql := graph.NewHandler(graph.Deps{
 		Client: a.Store.Client, Cursors: cursors.New(a.Redis.Client), Auth: a.Auth,
-		Payments: a.Payments, Payouts: a.Payouts, Subscriptions: a.Subscriptions, Merchants: a.Merchants, Connectors: a.Connectors, Customers: a.Customers, Events: a.Events, Routing: a.Routing, GSM: a.GSM,
+		Payments: a.Payments, Payouts: a.Payouts, Subscriptions: a.Subscriptions, Merchants: a.Merchants, Connectors: a.Connectors, Customers: a.Customers, Events: a.Events, Routing: a.Routing, GSM: a.GSM, Blocklist: a.Blocklist,
 		Users: a.Users, Analytics: a.Analytics, Idempotency: idem, Webhooks: a.Webhooks, Live: a.Live,
 		PublicURL: strings.TrimRight(a.Config.PublicURL, "/"), Exports: exportGrants,
 	}, gqlOpts)
@@ -285,19 +297,23 @@ func (a *App) routes(reg *prometheus.Registry) http.Handler {
 	mux.Handle(web.Path+"/", dashboard)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	rest.Register(mux, rest.Deps{
-		Payments:    a.Payments,
-		Payouts:     a.Payouts,
-		Billing:     a.Subscriptions,
-		Merchants:   a.Merchants,
-		Connectors:  a.Connectors,
-		Customers:   a.Customers,
-		Routing:     a.Routing,
-		GSM:         a.GSM,
-		Events:      a.Events,
-		Auth:        a.Auth,
-		Idempotency: idem,
-		Webhooks:    a.Webhooks,
-		SDKURL:      a.Config.SDKURL,
+		Payments:        a.Payments,
+		Payouts:         a.Payouts,
+		Billing:         a.Subscriptions,
+		Merchants:       a.Merchants,
+		Connectors:      a.Connectors,
+		Customers:       a.Customers,
+		Routing:         a.Routing,
+		GSM:             a.GSM,
+		Blocklist:       a.Blocklist,
+		CardIssuers:     a.CardIssuers,
+		Acquirers:       a.Acquirers,
+		ThreeDSDecision: a.ThreeDSDecision,
+		Events:          a.Events,
+		Auth:            a.Auth,
+		Idempotency:     idem,
+		Webhooks:        a.Webhooks,
+		SDKURL:          a.Config.SDKURL,
 		Ready: map[string]rest.Checker{
 			"database": a.Store,
 			"redis":    a.Redis,

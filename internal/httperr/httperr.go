@@ -26,6 +26,7 @@ var statuses = map[errs.Kind]int{
 	errs.KindUnavailable:      http.StatusServiceUnavailable,
 	errs.KindTooManyRequests:  http.StatusTooManyRequests,
 	errs.KindNotImplemented:   http.StatusNotImplemented,
+	errs.KindBlocked:          http.StatusOK,
 }
 
 // Status is the HTTP status of a kind (500 for one without a mapping).

@@ -44,6 +44,10 @@ const (
 	Organization             = "org"
 	IncomingWebhook          = "whin"
 	Relay                    = "relay"
+	BlocklistEntry           = "blk"
+	BlocklistBatchJob        = "blkjob"
+	CardIssuer               = "issuer"
+	ProfileAcquirer          = "acq"
 )
 
 // idLen base62 characters carry 24·log2(62) ≈ 142.9 bits.

@@ -68,7 +68,14 @@ func (s *Service) keptCard(ctx context.Context, pms *ent.PaymentMethodClient, cu
 
 // cardFingerprint is the keyed fingerprint that tells the same card again.
 func (s *Service) cardFingerprint(card *CardInput) string {
-	return s.box.Fingerprint("card-fingerprint", card.Number)
+	return s.CardFingerprint(card.Number)
+}
+
+// CardFingerprint is the keyed fingerprint of a card number: the
+// card_fingerprint a saved card shows, and what a blocklist entry of kind
+// fingerprint holds.
+func (s *Service) CardFingerprint(number string) string {
+	return s.box.Fingerprint("card-fingerprint", number)
 }
 
 // VerifiedCard is a card the connector verified without a payment

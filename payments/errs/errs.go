@@ -50,10 +50,14 @@ const (
 	// KindNotImplemented: the operation exists in Hyperswitch's API but
 	// has no meaning in Switchyard (Hyperswitch's NotImplemented, 501).
 	KindNotImplemented
+	// KindBlocked: the payment was refused by the merchant's own rule (a
+	// blocked card) and is recorded as failed; Hyperswitch answers it with
+	// its error envelope and status 200 (its DomainError).
+	KindBlocked
 )
 
 var kindNames = [...]string{"invalid", "unauthenticated", "forbidden", "not_found",
-	"method_not_allowed", "conflict", "too_large", "unprocessable", "internal", "unavailable", "too_many_requests", "not_implemented"}
+	"method_not_allowed", "conflict", "too_large", "unprocessable", "internal", "unavailable", "too_many_requests", "not_implemented", "blocked"}
 
 // String is the kind's name ("not_found").
 func (k Kind) String() string {

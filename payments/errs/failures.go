@@ -213,6 +213,28 @@ var (
 	// allow the operation.
 	ErrDisputeStatusInvalid = define("dispute_status_invalid", nil)
 
+	// ErrBlocklistEntryNotFound: the merchant's blocklist has no such
+	// entry.
+	ErrBlocklistEntryNotFound = define("blocklist_entry_not_found", ErrNotFound)
+	// ErrBlocklistEntryExists: the value is blocked already.
+	ErrBlocklistEntryExists = define("blocklist_entry_exists", ErrPreconditionFailed)
+	// ErrBlocklistJobNotFound: no such blocklist batch job.
+	ErrBlocklistJobNotFound = define("blocklist_job_not_found", ErrNotFound)
+	// ErrInvalidDataFormat: a value is not in the format its member takes
+	// (a BIN that is not 6 digits).
+	ErrInvalidDataFormat = define("invalid_data_format", nil)
+	// ErrPaymentBlocked: a confirm refused a card the merchant's blocklist
+	// holds; the payment and its attempt are recorded as failed.
+	ErrPaymentBlocked = define("payment_blocked", nil)
+	// ErrCardIssuerNotFound: no such card issuer.
+	ErrCardIssuerNotFound = define("card_issuer_not_found", ErrNotFound)
+	// ErrCardIssuerExists: an issuer of that name is in the catalogue.
+	ErrCardIssuerExists = define("card_issuer_exists", ErrDuplicate)
+	// ErrProfileAcquirerNotFound: the profile has no such acquirer.
+	ErrProfileAcquirerNotFound = define("profile_acquirer_not_found", ErrNotFound)
+	// ErrRoutingNotFound: no routing algorithm of the merchant has the id.
+	ErrRoutingAlgorithmNotFound = define("routing_algorithm_not_found", ErrNotFound)
+
 	// ErrSubscriptionNotFound: no such subscription.
 	ErrSubscriptionNotFound = define("subscription_not_found", ErrNotFound)
 	// ErrSubscriptionStatusInvalid: the subscription's status does not

@@ -25,6 +25,7 @@ type wire struct {
 const (
 	typeInvalidRequest = "invalid_request"
 	typeAPI            = "api"
+	typeBlocked        = "blocked"
 )
 
 var hyperswitch = map[*Failure]wire{
@@ -95,6 +96,15 @@ var hyperswitch = map[*Failure]wire{
 
 	ErrWebhookAuthenticationFailed: {KindUnauthenticated, "WE_01", typeInvalidRequest, "WebhookAuthenticationFailed", "Webhook authentication failed"},
 	ErrWebhookBadRequest:           {KindInvalid, "WE_02", typeInvalidRequest, "WebhookBadRequest", "Bad request body received"},
+	ErrBlocklistEntryNotFound:      {KindNotFound, "IR_37", typeInvalidRequest, "GenericNotFoundError", "no blocklist record for the given fingerprint id was found"},
+	ErrBlocklistEntryExists:        {KindInvalid, "IR_16", typeInvalidRequest, "PreconditionFailed", "data associated with the given fingerprint is already blocked"},
+	ErrBlocklistJobNotFound:        {KindNotFound, "IR_37", typeInvalidRequest, "GenericNotFoundError", "Job not found"},
+	ErrInvalidDataFormat:           {KindUnprocessable, "IR_05", typeInvalidRequest, "InvalidDataFormat", "data contains invalid data. Expected format is a 6 digit number"},
+	ErrPaymentBlocked:              {KindBlocked, "HE_03", typeBlocked, "PaymentBlockedError", "This payment method is blocked"},
+	ErrCardIssuerNotFound:          {KindNotFound, "IR_37", typeInvalidRequest, "GenericNotFoundError", "Card issuer not found"},
+	ErrCardIssuerExists:            {KindInvalid, "IR_38", typeInvalidRequest, "GenericDuplicateError", "Card issuer already exists"},
+	ErrProfileAcquirerNotFound:     {KindNotFound, "HE_02", typeInvalidRequest, "ProfileAcquirerNotFound", "Profile acquirer not found for the profile"},
+	ErrRoutingAlgorithmNotFound:    {KindNotFound, "HE_02", typeInvalidRequest, "ResourceIdNotFound", "Routing algorithm does not exist in our records"},
 
 	ErrSubscriptionNotFound:      {KindNotFound, "HE_02", typeInvalidRequest, "ResourceIdNotFound", "Subscription does not exist in our records"},
 	ErrSubscriptionStatusInvalid: {KindInvalid, "IR_16", typeInvalidRequest, "PreconditionFailed", "The subscription's status does not allow this request"},

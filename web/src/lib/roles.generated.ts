@@ -5,6 +5,7 @@
 
 export const queryAccess = {
   "auditLog": [],
+  "blocklistEntries": "any",
   "connectorAccounts": "any",
   "connectorSuccessRateSeries": "any",
   "connectorSuccessRates": "any",
@@ -52,6 +53,9 @@ export const mutationAccess = {
   "acceptInvitation": "public",
   "activateRoutingAlgorithm": [
     "DEVELOPER"
+  ],
+  "addBlocklistEntry": [
+    "OPERATOR"
   ],
   "advanceTestClock": [
     "OPERATOR"
@@ -138,6 +142,9 @@ export const mutationAccess = {
   "pauseSubscription": [
     "OPERATOR"
   ],
+  "removeBlocklistEntry": [
+    "OPERATOR"
+  ],
   "removeUser": [],
   "resumeSubscription": [
     "OPERATOR"
@@ -153,6 +160,9 @@ export const mutationAccess = {
   ],
   "rollApiKey": [
     "DEVELOPER"
+  ],
+  "setBlocklistGuard": [
+    "OPERATOR"
   ],
   "setDefaultPaymentMethod": [
     "OPERATOR"

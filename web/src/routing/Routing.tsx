@@ -18,6 +18,7 @@ import { canRun, type Role } from "../lib/roles";
 import { fromAlgorithm, programWords } from "./advanced";
 import { AdvancedEditor, accountName, withAccounts, type Account, type Opened } from "./AdvancedEditor";
 import { pictureOf, priority, problem, single, volumeSplit, type Algorithm, type Choice, type Picture } from "./algorithm";
+import { Blocklist } from "./Blocklist";
 import { GsmRules } from "./Gsm";
 import { ActivateRoutingAlgorithmMutation, CreateRoutingAlgorithmMutation, RoutingEvaluateQuery, RoutingQuery } from "./operations";
 import { nodesOf } from "../lib/connection";
@@ -101,6 +102,7 @@ export function Routing({ role }: { role: Role }) {
           )}
           <Evaluate profileID={profileID} />
           <GsmRules role={role} connectors={[...new Set(all.filter((a) => a.profileID === profileID).map((a) => a.connectorName))]} />
+          <Blocklist role={role} />
         </Fragment>
       )}
     </section>
