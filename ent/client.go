@@ -15,13 +15,17 @@ import (
 	"switchyard/ent/auditentry"
 	"switchyard/ent/authentication"
 	"switchyard/ent/billingsubscription"
+	"switchyard/ent/blocklistbatchjob"
+	"switchyard/ent/blocklistentry"
 	"switchyard/ent/capture"
+	"switchyard/ent/cardissuer"
 	"switchyard/ent/coupon"
 	"switchyard/ent/customer"
 	"switchyard/ent/dispute"
 	"switchyard/ent/event"
 	"switchyard/ent/eventdeliveryattempt"
 	"switchyard/ent/gsmrule"
+	"switchyard/ent/incomingwebhook"
 	"switchyard/ent/incrementalauthorization"
 	"switchyard/ent/invitation"
 	"switchyard/ent/invoice"
@@ -37,7 +41,9 @@ import (
 	"switchyard/ent/payout"
 	"switchyard/ent/payoutattempt"
 	"switchyard/ent/profile"
+	"switchyard/ent/profileacquirer"
 	"switchyard/ent/refund"
+	"switchyard/ent/relay"
 	"switchyard/ent/routingalgorithm"
 	"switchyard/ent/subscriptionitem"
 	"switchyard/ent/testclock"
@@ -65,8 +71,14 @@ type Client struct {
 	Authentication *AuthenticationClient
 	// BillingSubscription is the client for interacting with the BillingSubscription builders.
 	BillingSubscription *BillingSubscriptionClient
+	// BlocklistBatchJob is the client for interacting with the BlocklistBatchJob builders.
+	BlocklistBatchJob *BlocklistBatchJobClient
+	// BlocklistEntry is the client for interacting with the BlocklistEntry builders.
+	BlocklistEntry *BlocklistEntryClient
 	// Capture is the client for interacting with the Capture builders.
 	Capture *CaptureClient
+	// CardIssuer is the client for interacting with the CardIssuer builders.
+	CardIssuer *CardIssuerClient
 	// Coupon is the client for interacting with the Coupon builders.
 	Coupon *CouponClient
 	// Customer is the client for interacting with the Customer builders.
@@ -79,6 +91,8 @@ type Client struct {
 	EventDeliveryAttempt *EventDeliveryAttemptClient
 	// GsmRule is the client for interacting with the GsmRule builders.
 	GsmRule *GsmRuleClient
+	// IncomingWebhook is the client for interacting with the IncomingWebhook builders.
+	IncomingWebhook *IncomingWebhookClient
 	// IncrementalAuthorization is the client for interacting with the IncrementalAuthorization builders.
 	IncrementalAuthorization *IncrementalAuthorizationClient
 	// Invitation is the client for interacting with the Invitation builders.
@@ -109,8 +123,12 @@ type Client struct {
 	PayoutAttempt *PayoutAttemptClient
 	// Profile is the client for interacting with the Profile builders.
 	Profile *ProfileClient
+	// ProfileAcquirer is the client for interacting with the ProfileAcquirer builders.
+	ProfileAcquirer *ProfileAcquirerClient
 	// Refund is the client for interacting with the Refund builders.
 	Refund *RefundClient
+	// Relay is the client for interacting with the Relay builders.
+	Relay *RelayClient
 	// RoutingAlgorithm is the client for interacting with the RoutingAlgorithm builders.
 	RoutingAlgorithm *RoutingAlgorithmClient
 	// SubscriptionItem is the client for interacting with the SubscriptionItem builders.
@@ -136,13 +154,17 @@ func (c *Client) init() {
 	c.AuditEntry = NewAuditEntryClient(c.config)
 	c.Authentication = NewAuthenticationClient(c.config)
 	c.BillingSubscription = NewBillingSubscriptionClient(c.config)
+	c.BlocklistBatchJob = NewBlocklistBatchJobClient(c.config)
+	c.BlocklistEntry = NewBlocklistEntryClient(c.config)
 	c.Capture = NewCaptureClient(c.config)
+	c.CardIssuer = NewCardIssuerClient(c.config)
 	c.Coupon = NewCouponClient(c.config)
 	c.Customer = NewCustomerClient(c.config)
 	c.Dispute = NewDisputeClient(c.config)
 	c.Event = NewEventClient(c.config)
 	c.EventDeliveryAttempt = NewEventDeliveryAttemptClient(c.config)
 	c.GsmRule = NewGsmRuleClient(c.config)
+	c.IncomingWebhook = NewIncomingWebhookClient(c.config)
 	c.IncrementalAuthorization = NewIncrementalAuthorizationClient(c.config)
 	c.Invitation = NewInvitationClient(c.config)
 	c.Invoice = NewInvoiceClient(c.config)
@@ -158,7 +180,9 @@ func (c *Client) init() {
 	c.Payout = NewPayoutClient(c.config)
 	c.PayoutAttempt = NewPayoutAttemptClient(c.config)
 	c.Profile = NewProfileClient(c.config)
+	c.ProfileAcquirer = NewProfileAcquirerClient(c.config)
 	c.Refund = NewRefundClient(c.config)
+	c.Relay = NewRelayClient(c.config)
 	c.RoutingAlgorithm = NewRoutingAlgorithmClient(c.config)
 	c.SubscriptionItem = NewSubscriptionItemClient(c.config)
 	c.TestClock = NewTestClockClient(c.config)
@@ -260,13 +284,17 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		AuditEntry:               NewAuditEntryClient(cfg),
 		Authentication:           NewAuthenticationClient(cfg),
 		BillingSubscription:      NewBillingSubscriptionClient(cfg),
+		BlocklistBatchJob:        NewBlocklistBatchJobClient(cfg),
+		BlocklistEntry:           NewBlocklistEntryClient(cfg),
 		Capture:                  NewCaptureClient(cfg),
+		CardIssuer:               NewCardIssuerClient(cfg),
 		Coupon:                   NewCouponClient(cfg),
 		Customer:                 NewCustomerClient(cfg),
 		Dispute:                  NewDisputeClient(cfg),
 		Event:                    NewEventClient(cfg),
 		EventDeliveryAttempt:     NewEventDeliveryAttemptClient(cfg),
 		GsmRule:                  NewGsmRuleClient(cfg),
+		IncomingWebhook:          NewIncomingWebhookClient(cfg),
 		IncrementalAuthorization: NewIncrementalAuthorizationClient(cfg),
 		Invitation:               NewInvitationClient(cfg),
 		Invoice:                  NewInvoiceClient(cfg),
@@ -282,7 +310,9 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Payout:                   NewPayoutClient(cfg),
 		PayoutAttempt:            NewPayoutAttemptClient(cfg),
 		Profile:                  NewProfileClient(cfg),
+		ProfileAcquirer:          NewProfileAcquirerClient(cfg),
 		Refund:                   NewRefundClient(cfg),
+		Relay:                    NewRelayClient(cfg),
 		RoutingAlgorithm:         NewRoutingAlgorithmClient(cfg),
 		SubscriptionItem:         NewSubscriptionItemClient(cfg),
 		TestClock:                NewTestClockClient(cfg),
@@ -311,13 +341,17 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		AuditEntry:               NewAuditEntryClient(cfg),
 		Authentication:           NewAuthenticationClient(cfg),
 		BillingSubscription:      NewBillingSubscriptionClient(cfg),
+		BlocklistBatchJob:        NewBlocklistBatchJobClient(cfg),
+		BlocklistEntry:           NewBlocklistEntryClient(cfg),
 		Capture:                  NewCaptureClient(cfg),
+		CardIssuer:               NewCardIssuerClient(cfg),
 		Coupon:                   NewCouponClient(cfg),
 		Customer:                 NewCustomerClient(cfg),
 		Dispute:                  NewDisputeClient(cfg),
 		Event:                    NewEventClient(cfg),
 		EventDeliveryAttempt:     NewEventDeliveryAttemptClient(cfg),
 		GsmRule:                  NewGsmRuleClient(cfg),
+		IncomingWebhook:          NewIncomingWebhookClient(cfg),
 		IncrementalAuthorization: NewIncrementalAuthorizationClient(cfg),
 		Invitation:               NewInvitationClient(cfg),
 		Invoice:                  NewInvoiceClient(cfg),
@@ -333,7 +367,9 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Payout:                   NewPayoutClient(cfg),
 		PayoutAttempt:            NewPayoutAttemptClient(cfg),
 		Profile:                  NewProfileClient(cfg),
+		ProfileAcquirer:          NewProfileAcquirerClient(cfg),
 		Refund:                   NewRefundClient(cfg),
+		Relay:                    NewRelayClient(cfg),
 		RoutingAlgorithm:         NewRoutingAlgorithmClient(cfg),
 		SubscriptionItem:         NewSubscriptionItemClient(cfg),
 		TestClock:                NewTestClockClient(cfg),
@@ -368,13 +404,23 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.APIKey, c.AuditEntry, c.Authentication, c.BillingSubscription, c.Capture,
-		c.Coupon, c.Customer, c.Dispute, c.Event, c.EventDeliveryAttempt, c.GsmRule,
+		c.APIKey, c.AuditEntry, c.Authentication, c.BillingSubscription,
+		c.BlocklistBatchJob, c.BlocklistEntry, c.Capture, c.CardIssuer, c.Coupon,
+		c.Customer, c.Dispute, c.Event, c.EventDeliveryAttempt, c.GsmRule,
 		c.IncrementalAuthorization, c.Invitation, c.Invoice, c.ItemPrice, c.Mandate,
 		c.Membership, c.MerchantAccount, c.MerchantConnectorAccount, c.Organization,
 		c.PaymentAttempt, c.PaymentIntent, c.PaymentMethod, c.Payout, c.PayoutAttempt,
 		c.Profile, c.Refund, c.RoutingAlgorithm, c.SubscriptionItem, c.TestClock,
 		c.User, c.WebhookDeliveryTask,
+		c.IncomingWebhook, c.IncrementalAuthorization, c.Invitation, c.Invoice,
+		c.ItemPrice, c.Mandate, c.Membership, c.MerchantAccount,
+		c.MerchantConnectorAccount, c.PaymentAttempt, c.PaymentIntent, c.PaymentMethod,
+		c.Payout, c.PayoutAttempt, c.Profile, c.Refund, c.Relay, c.RoutingAlgorithm,
+		c.SubscriptionItem, c.TestClock, c.User, c.WebhookDeliveryTask,
+		c.Membership, c.MerchantAccount, c.MerchantConnectorAccount, c.PaymentAttempt,
+		c.PaymentIntent, c.PaymentMethod, c.Payout, c.PayoutAttempt, c.Profile,
+		c.ProfileAcquirer, c.Refund, c.RoutingAlgorithm, c.SubscriptionItem,
+		c.TestClock, c.User, c.WebhookDeliveryTask,
 	} {
 		n.Use(hooks...)
 	}
@@ -384,13 +430,23 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.APIKey, c.AuditEntry, c.Authentication, c.BillingSubscription, c.Capture,
-		c.Coupon, c.Customer, c.Dispute, c.Event, c.EventDeliveryAttempt, c.GsmRule,
+		c.APIKey, c.AuditEntry, c.Authentication, c.BillingSubscription,
+		c.BlocklistBatchJob, c.BlocklistEntry, c.Capture, c.CardIssuer, c.Coupon,
+		c.Customer, c.Dispute, c.Event, c.EventDeliveryAttempt, c.GsmRule,
 		c.IncrementalAuthorization, c.Invitation, c.Invoice, c.ItemPrice, c.Mandate,
 		c.Membership, c.MerchantAccount, c.MerchantConnectorAccount, c.Organization,
 		c.PaymentAttempt, c.PaymentIntent, c.PaymentMethod, c.Payout, c.PayoutAttempt,
 		c.Profile, c.Refund, c.RoutingAlgorithm, c.SubscriptionItem, c.TestClock,
 		c.User, c.WebhookDeliveryTask,
+		c.IncomingWebhook, c.IncrementalAuthorization, c.Invitation, c.Invoice,
+		c.ItemPrice, c.Mandate, c.Membership, c.MerchantAccount,
+		c.MerchantConnectorAccount, c.PaymentAttempt, c.PaymentIntent, c.PaymentMethod,
+		c.Payout, c.PayoutAttempt, c.Profile, c.Refund, c.Relay, c.RoutingAlgorithm,
+		c.SubscriptionItem, c.TestClock, c.User, c.WebhookDeliveryTask,
+		c.Membership, c.MerchantAccount, c.MerchantConnectorAccount, c.PaymentAttempt,
+		c.PaymentIntent, c.PaymentMethod, c.Payout, c.PayoutAttempt, c.Profile,
+		c.ProfileAcquirer, c.Refund, c.RoutingAlgorithm, c.SubscriptionItem,
+		c.TestClock, c.User, c.WebhookDeliveryTask,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -407,8 +463,14 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Authentication.mutate(ctx, m)
 	case *BillingSubscriptionMutation:
 		return c.BillingSubscription.mutate(ctx, m)
+	case *BlocklistBatchJobMutation:
+		return c.BlocklistBatchJob.mutate(ctx, m)
+	case *BlocklistEntryMutation:
+		return c.BlocklistEntry.mutate(ctx, m)
 	case *CaptureMutation:
 		return c.Capture.mutate(ctx, m)
+	case *CardIssuerMutation:
+		return c.CardIssuer.mutate(ctx, m)
 	case *CouponMutation:
 		return c.Coupon.mutate(ctx, m)
 	case *CustomerMutation:
@@ -421,6 +483,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.EventDeliveryAttempt.mutate(ctx, m)
 	case *GsmRuleMutation:
 		return c.GsmRule.mutate(ctx, m)
+	case *IncomingWebhookMutation:
+		return c.IncomingWebhook.mutate(ctx, m)
 	case *IncrementalAuthorizationMutation:
 		return c.IncrementalAuthorization.mutate(ctx, m)
 	case *InvitationMutation:
@@ -451,8 +515,12 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.PayoutAttempt.mutate(ctx, m)
 	case *ProfileMutation:
 		return c.Profile.mutate(ctx, m)
+	case *ProfileAcquirerMutation:
+		return c.ProfileAcquirer.mutate(ctx, m)
 	case *RefundMutation:
 		return c.Refund.mutate(ctx, m)
+	case *RelayMutation:
+		return c.Relay.mutate(ctx, m)
 	case *RoutingAlgorithmMutation:
 		return c.RoutingAlgorithm.mutate(ctx, m)
 	case *SubscriptionItemMutation:
@@ -1040,6 +1108,276 @@ func (c *BillingSubscriptionClient) mutate(ctx context.Context, m *BillingSubscr
 	}
 }
 
+// BlocklistBatchJobClient is a client for the BlocklistBatchJob schema.
+type BlocklistBatchJobClient struct {
+	config
+}
+
+// NewBlocklistBatchJobClient returns a client for the BlocklistBatchJob from the given config.
+func NewBlocklistBatchJobClient(c config) *BlocklistBatchJobClient {
+	return &BlocklistBatchJobClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `blocklistbatchjob.Hooks(f(g(h())))`.
+func (c *BlocklistBatchJobClient) Use(hooks ...Hook) {
+	c.hooks.BlocklistBatchJob = append(c.hooks.BlocklistBatchJob, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `blocklistbatchjob.Intercept(f(g(h())))`.
+func (c *BlocklistBatchJobClient) Intercept(interceptors ...Interceptor) {
+	c.inters.BlocklistBatchJob = append(c.inters.BlocklistBatchJob, interceptors...)
+}
+
+// Create returns a builder for creating a BlocklistBatchJob entity.
+func (c *BlocklistBatchJobClient) Create() *BlocklistBatchJobCreate {
+	mutation := newBlocklistBatchJobMutation(c.config, OpCreate)
+	return &BlocklistBatchJobCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of BlocklistBatchJob entities.
+func (c *BlocklistBatchJobClient) CreateBulk(builders ...*BlocklistBatchJobCreate) *BlocklistBatchJobCreateBulk {
+	return &BlocklistBatchJobCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *BlocklistBatchJobClient) MapCreateBulk(slice any, setFunc func(*BlocklistBatchJobCreate, int)) *BlocklistBatchJobCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &BlocklistBatchJobCreateBulk{err: fmt.Errorf("calling to BlocklistBatchJobClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*BlocklistBatchJobCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &BlocklistBatchJobCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for BlocklistBatchJob.
+func (c *BlocklistBatchJobClient) Update() *BlocklistBatchJobUpdate {
+	mutation := newBlocklistBatchJobMutation(c.config, OpUpdate)
+	return &BlocklistBatchJobUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *BlocklistBatchJobClient) UpdateOne(_m *BlocklistBatchJob) *BlocklistBatchJobUpdateOne {
+	mutation := newBlocklistBatchJobMutation(c.config, OpUpdateOne, withBlocklistBatchJob(_m))
+	return &BlocklistBatchJobUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *BlocklistBatchJobClient) UpdateOneID(id string) *BlocklistBatchJobUpdateOne {
+	mutation := newBlocklistBatchJobMutation(c.config, OpUpdateOne, withBlocklistBatchJobID(id))
+	return &BlocklistBatchJobUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for BlocklistBatchJob.
+func (c *BlocklistBatchJobClient) Delete() *BlocklistBatchJobDelete {
+	mutation := newBlocklistBatchJobMutation(c.config, OpDelete)
+	return &BlocklistBatchJobDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *BlocklistBatchJobClient) DeleteOne(_m *BlocklistBatchJob) *BlocklistBatchJobDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *BlocklistBatchJobClient) DeleteOneID(id string) *BlocklistBatchJobDeleteOne {
+	builder := c.Delete().Where(blocklistbatchjob.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &BlocklistBatchJobDeleteOne{builder}
+}
+
+// Query returns a query builder for BlocklistBatchJob.
+func (c *BlocklistBatchJobClient) Query() *BlocklistBatchJobQuery {
+	return &BlocklistBatchJobQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeBlocklistBatchJob},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a BlocklistBatchJob entity by its id.
+func (c *BlocklistBatchJobClient) Get(ctx context.Context, id string) (*BlocklistBatchJob, error) {
+	return c.Query().Where(blocklistbatchjob.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *BlocklistBatchJobClient) GetX(ctx context.Context, id string) *BlocklistBatchJob {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *BlocklistBatchJobClient) Hooks() []Hook {
+	hooks := c.hooks.BlocklistBatchJob
+	return append(hooks[:len(hooks):len(hooks)], blocklistbatchjob.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *BlocklistBatchJobClient) Interceptors() []Interceptor {
+	inters := c.inters.BlocklistBatchJob
+	return append(inters[:len(inters):len(inters)], blocklistbatchjob.Interceptors[:]...)
+}
+
+func (c *BlocklistBatchJobClient) mutate(ctx context.Context, m *BlocklistBatchJobMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&BlocklistBatchJobCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&BlocklistBatchJobUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&BlocklistBatchJobUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&BlocklistBatchJobDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown BlocklistBatchJob mutation op: %q", m.Op())
+	}
+}
+
+// BlocklistEntryClient is a client for the BlocklistEntry schema.
+type BlocklistEntryClient struct {
+	config
+}
+
+// NewBlocklistEntryClient returns a client for the BlocklistEntry from the given config.
+func NewBlocklistEntryClient(c config) *BlocklistEntryClient {
+	return &BlocklistEntryClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `blocklistentry.Hooks(f(g(h())))`.
+func (c *BlocklistEntryClient) Use(hooks ...Hook) {
+	c.hooks.BlocklistEntry = append(c.hooks.BlocklistEntry, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `blocklistentry.Intercept(f(g(h())))`.
+func (c *BlocklistEntryClient) Intercept(interceptors ...Interceptor) {
+	c.inters.BlocklistEntry = append(c.inters.BlocklistEntry, interceptors...)
+}
+
+// Create returns a builder for creating a BlocklistEntry entity.
+func (c *BlocklistEntryClient) Create() *BlocklistEntryCreate {
+	mutation := newBlocklistEntryMutation(c.config, OpCreate)
+	return &BlocklistEntryCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of BlocklistEntry entities.
+func (c *BlocklistEntryClient) CreateBulk(builders ...*BlocklistEntryCreate) *BlocklistEntryCreateBulk {
+	return &BlocklistEntryCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *BlocklistEntryClient) MapCreateBulk(slice any, setFunc func(*BlocklistEntryCreate, int)) *BlocklistEntryCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &BlocklistEntryCreateBulk{err: fmt.Errorf("calling to BlocklistEntryClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*BlocklistEntryCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &BlocklistEntryCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for BlocklistEntry.
+func (c *BlocklistEntryClient) Update() *BlocklistEntryUpdate {
+	mutation := newBlocklistEntryMutation(c.config, OpUpdate)
+	return &BlocklistEntryUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *BlocklistEntryClient) UpdateOne(_m *BlocklistEntry) *BlocklistEntryUpdateOne {
+	mutation := newBlocklistEntryMutation(c.config, OpUpdateOne, withBlocklistEntry(_m))
+	return &BlocklistEntryUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *BlocklistEntryClient) UpdateOneID(id string) *BlocklistEntryUpdateOne {
+	mutation := newBlocklistEntryMutation(c.config, OpUpdateOne, withBlocklistEntryID(id))
+	return &BlocklistEntryUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for BlocklistEntry.
+func (c *BlocklistEntryClient) Delete() *BlocklistEntryDelete {
+	mutation := newBlocklistEntryMutation(c.config, OpDelete)
+	return &BlocklistEntryDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *BlocklistEntryClient) DeleteOne(_m *BlocklistEntry) *BlocklistEntryDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *BlocklistEntryClient) DeleteOneID(id string) *BlocklistEntryDeleteOne {
+	builder := c.Delete().Where(blocklistentry.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &BlocklistEntryDeleteOne{builder}
+}
+
+// Query returns a query builder for BlocklistEntry.
+func (c *BlocklistEntryClient) Query() *BlocklistEntryQuery {
+	return &BlocklistEntryQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeBlocklistEntry},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a BlocklistEntry entity by its id.
+func (c *BlocklistEntryClient) Get(ctx context.Context, id string) (*BlocklistEntry, error) {
+	return c.Query().Where(blocklistentry.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *BlocklistEntryClient) GetX(ctx context.Context, id string) *BlocklistEntry {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *BlocklistEntryClient) Hooks() []Hook {
+	hooks := c.hooks.BlocklistEntry
+	return append(hooks[:len(hooks):len(hooks)], blocklistentry.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *BlocklistEntryClient) Interceptors() []Interceptor {
+	inters := c.inters.BlocklistEntry
+	return append(inters[:len(inters):len(inters)], blocklistentry.Interceptors[:]...)
+}
+
+func (c *BlocklistEntryClient) mutate(ctx context.Context, m *BlocklistEntryMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&BlocklistEntryCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&BlocklistEntryUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&BlocklistEntryUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&BlocklistEntryDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown BlocklistEntry mutation op: %q", m.Op())
+	}
+}
+
 // CaptureClient is a client for the Capture schema.
 type CaptureClient struct {
 	config
@@ -1188,6 +1526,139 @@ func (c *CaptureClient) mutate(ctx context.Context, m *CaptureMutation) (Value, 
 		return (&CaptureDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Capture mutation op: %q", m.Op())
+	}
+}
+
+// CardIssuerClient is a client for the CardIssuer schema.
+type CardIssuerClient struct {
+	config
+}
+
+// NewCardIssuerClient returns a client for the CardIssuer from the given config.
+func NewCardIssuerClient(c config) *CardIssuerClient {
+	return &CardIssuerClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `cardissuer.Hooks(f(g(h())))`.
+func (c *CardIssuerClient) Use(hooks ...Hook) {
+	c.hooks.CardIssuer = append(c.hooks.CardIssuer, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `cardissuer.Intercept(f(g(h())))`.
+func (c *CardIssuerClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CardIssuer = append(c.inters.CardIssuer, interceptors...)
+}
+
+// Create returns a builder for creating a CardIssuer entity.
+func (c *CardIssuerClient) Create() *CardIssuerCreate {
+	mutation := newCardIssuerMutation(c.config, OpCreate)
+	return &CardIssuerCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CardIssuer entities.
+func (c *CardIssuerClient) CreateBulk(builders ...*CardIssuerCreate) *CardIssuerCreateBulk {
+	return &CardIssuerCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CardIssuerClient) MapCreateBulk(slice any, setFunc func(*CardIssuerCreate, int)) *CardIssuerCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CardIssuerCreateBulk{err: fmt.Errorf("calling to CardIssuerClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CardIssuerCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CardIssuerCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CardIssuer.
+func (c *CardIssuerClient) Update() *CardIssuerUpdate {
+	mutation := newCardIssuerMutation(c.config, OpUpdate)
+	return &CardIssuerUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CardIssuerClient) UpdateOne(_m *CardIssuer) *CardIssuerUpdateOne {
+	mutation := newCardIssuerMutation(c.config, OpUpdateOne, withCardIssuer(_m))
+	return &CardIssuerUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CardIssuerClient) UpdateOneID(id string) *CardIssuerUpdateOne {
+	mutation := newCardIssuerMutation(c.config, OpUpdateOne, withCardIssuerID(id))
+	return &CardIssuerUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CardIssuer.
+func (c *CardIssuerClient) Delete() *CardIssuerDelete {
+	mutation := newCardIssuerMutation(c.config, OpDelete)
+	return &CardIssuerDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CardIssuerClient) DeleteOne(_m *CardIssuer) *CardIssuerDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CardIssuerClient) DeleteOneID(id string) *CardIssuerDeleteOne {
+	builder := c.Delete().Where(cardissuer.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CardIssuerDeleteOne{builder}
+}
+
+// Query returns a query builder for CardIssuer.
+func (c *CardIssuerClient) Query() *CardIssuerQuery {
+	return &CardIssuerQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCardIssuer},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CardIssuer entity by its id.
+func (c *CardIssuerClient) Get(ctx context.Context, id string) (*CardIssuer, error) {
+	return c.Query().Where(cardissuer.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CardIssuerClient) GetX(ctx context.Context, id string) *CardIssuer {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *CardIssuerClient) Hooks() []Hook {
+	return c.hooks.CardIssuer
+}
+
+// Interceptors returns the client interceptors.
+func (c *CardIssuerClient) Interceptors() []Interceptor {
+	return c.inters.CardIssuer
+}
+
+func (c *CardIssuerClient) mutate(ctx context.Context, m *CardIssuerMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CardIssuerCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CardIssuerUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CardIssuerUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CardIssuerDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CardIssuer mutation op: %q", m.Op())
 	}
 }
 
@@ -2142,6 +2613,141 @@ func (c *GsmRuleClient) mutate(ctx context.Context, m *GsmRuleMutation) (Value, 
 		return (&GsmRuleDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown GsmRule mutation op: %q", m.Op())
+	}
+}
+
+// IncomingWebhookClient is a client for the IncomingWebhook schema.
+type IncomingWebhookClient struct {
+	config
+}
+
+// NewIncomingWebhookClient returns a client for the IncomingWebhook from the given config.
+func NewIncomingWebhookClient(c config) *IncomingWebhookClient {
+	return &IncomingWebhookClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `incomingwebhook.Hooks(f(g(h())))`.
+func (c *IncomingWebhookClient) Use(hooks ...Hook) {
+	c.hooks.IncomingWebhook = append(c.hooks.IncomingWebhook, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `incomingwebhook.Intercept(f(g(h())))`.
+func (c *IncomingWebhookClient) Intercept(interceptors ...Interceptor) {
+	c.inters.IncomingWebhook = append(c.inters.IncomingWebhook, interceptors...)
+}
+
+// Create returns a builder for creating a IncomingWebhook entity.
+func (c *IncomingWebhookClient) Create() *IncomingWebhookCreate {
+	mutation := newIncomingWebhookMutation(c.config, OpCreate)
+	return &IncomingWebhookCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of IncomingWebhook entities.
+func (c *IncomingWebhookClient) CreateBulk(builders ...*IncomingWebhookCreate) *IncomingWebhookCreateBulk {
+	return &IncomingWebhookCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *IncomingWebhookClient) MapCreateBulk(slice any, setFunc func(*IncomingWebhookCreate, int)) *IncomingWebhookCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &IncomingWebhookCreateBulk{err: fmt.Errorf("calling to IncomingWebhookClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*IncomingWebhookCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &IncomingWebhookCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for IncomingWebhook.
+func (c *IncomingWebhookClient) Update() *IncomingWebhookUpdate {
+	mutation := newIncomingWebhookMutation(c.config, OpUpdate)
+	return &IncomingWebhookUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *IncomingWebhookClient) UpdateOne(_m *IncomingWebhook) *IncomingWebhookUpdateOne {
+	mutation := newIncomingWebhookMutation(c.config, OpUpdateOne, withIncomingWebhook(_m))
+	return &IncomingWebhookUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *IncomingWebhookClient) UpdateOneID(id string) *IncomingWebhookUpdateOne {
+	mutation := newIncomingWebhookMutation(c.config, OpUpdateOne, withIncomingWebhookID(id))
+	return &IncomingWebhookUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for IncomingWebhook.
+func (c *IncomingWebhookClient) Delete() *IncomingWebhookDelete {
+	mutation := newIncomingWebhookMutation(c.config, OpDelete)
+	return &IncomingWebhookDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *IncomingWebhookClient) DeleteOne(_m *IncomingWebhook) *IncomingWebhookDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *IncomingWebhookClient) DeleteOneID(id string) *IncomingWebhookDeleteOne {
+	builder := c.Delete().Where(incomingwebhook.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &IncomingWebhookDeleteOne{builder}
+}
+
+// Query returns a query builder for IncomingWebhook.
+func (c *IncomingWebhookClient) Query() *IncomingWebhookQuery {
+	return &IncomingWebhookQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeIncomingWebhook},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a IncomingWebhook entity by its id.
+func (c *IncomingWebhookClient) Get(ctx context.Context, id string) (*IncomingWebhook, error) {
+	return c.Query().Where(incomingwebhook.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *IncomingWebhookClient) GetX(ctx context.Context, id string) *IncomingWebhook {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *IncomingWebhookClient) Hooks() []Hook {
+	hooks := c.hooks.IncomingWebhook
+	return append(hooks[:len(hooks):len(hooks)], incomingwebhook.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *IncomingWebhookClient) Interceptors() []Interceptor {
+	inters := c.inters.IncomingWebhook
+	return append(inters[:len(inters):len(inters)], incomingwebhook.Interceptors[:]...)
+}
+
+func (c *IncomingWebhookClient) mutate(ctx context.Context, m *IncomingWebhookMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&IncomingWebhookCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&IncomingWebhookUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&IncomingWebhookUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&IncomingWebhookDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown IncomingWebhook mutation op: %q", m.Op())
 	}
 }
 
@@ -4537,6 +5143,141 @@ func (c *ProfileClient) mutate(ctx context.Context, m *ProfileMutation) (Value, 
 	}
 }
 
+// ProfileAcquirerClient is a client for the ProfileAcquirer schema.
+type ProfileAcquirerClient struct {
+	config
+}
+
+// NewProfileAcquirerClient returns a client for the ProfileAcquirer from the given config.
+func NewProfileAcquirerClient(c config) *ProfileAcquirerClient {
+	return &ProfileAcquirerClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `profileacquirer.Hooks(f(g(h())))`.
+func (c *ProfileAcquirerClient) Use(hooks ...Hook) {
+	c.hooks.ProfileAcquirer = append(c.hooks.ProfileAcquirer, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `profileacquirer.Intercept(f(g(h())))`.
+func (c *ProfileAcquirerClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ProfileAcquirer = append(c.inters.ProfileAcquirer, interceptors...)
+}
+
+// Create returns a builder for creating a ProfileAcquirer entity.
+func (c *ProfileAcquirerClient) Create() *ProfileAcquirerCreate {
+	mutation := newProfileAcquirerMutation(c.config, OpCreate)
+	return &ProfileAcquirerCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ProfileAcquirer entities.
+func (c *ProfileAcquirerClient) CreateBulk(builders ...*ProfileAcquirerCreate) *ProfileAcquirerCreateBulk {
+	return &ProfileAcquirerCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ProfileAcquirerClient) MapCreateBulk(slice any, setFunc func(*ProfileAcquirerCreate, int)) *ProfileAcquirerCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ProfileAcquirerCreateBulk{err: fmt.Errorf("calling to ProfileAcquirerClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ProfileAcquirerCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ProfileAcquirerCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ProfileAcquirer.
+func (c *ProfileAcquirerClient) Update() *ProfileAcquirerUpdate {
+	mutation := newProfileAcquirerMutation(c.config, OpUpdate)
+	return &ProfileAcquirerUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ProfileAcquirerClient) UpdateOne(_m *ProfileAcquirer) *ProfileAcquirerUpdateOne {
+	mutation := newProfileAcquirerMutation(c.config, OpUpdateOne, withProfileAcquirer(_m))
+	return &ProfileAcquirerUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ProfileAcquirerClient) UpdateOneID(id string) *ProfileAcquirerUpdateOne {
+	mutation := newProfileAcquirerMutation(c.config, OpUpdateOne, withProfileAcquirerID(id))
+	return &ProfileAcquirerUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ProfileAcquirer.
+func (c *ProfileAcquirerClient) Delete() *ProfileAcquirerDelete {
+	mutation := newProfileAcquirerMutation(c.config, OpDelete)
+	return &ProfileAcquirerDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ProfileAcquirerClient) DeleteOne(_m *ProfileAcquirer) *ProfileAcquirerDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ProfileAcquirerClient) DeleteOneID(id string) *ProfileAcquirerDeleteOne {
+	builder := c.Delete().Where(profileacquirer.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ProfileAcquirerDeleteOne{builder}
+}
+
+// Query returns a query builder for ProfileAcquirer.
+func (c *ProfileAcquirerClient) Query() *ProfileAcquirerQuery {
+	return &ProfileAcquirerQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeProfileAcquirer},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ProfileAcquirer entity by its id.
+func (c *ProfileAcquirerClient) Get(ctx context.Context, id string) (*ProfileAcquirer, error) {
+	return c.Query().Where(profileacquirer.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ProfileAcquirerClient) GetX(ctx context.Context, id string) *ProfileAcquirer {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *ProfileAcquirerClient) Hooks() []Hook {
+	hooks := c.hooks.ProfileAcquirer
+	return append(hooks[:len(hooks):len(hooks)], profileacquirer.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ProfileAcquirerClient) Interceptors() []Interceptor {
+	inters := c.inters.ProfileAcquirer
+	return append(inters[:len(inters):len(inters)], profileacquirer.Interceptors[:]...)
+}
+
+func (c *ProfileAcquirerClient) mutate(ctx context.Context, m *ProfileAcquirerMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ProfileAcquirerCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ProfileAcquirerUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ProfileAcquirerUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ProfileAcquirerDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ProfileAcquirer mutation op: %q", m.Op())
+	}
+}
+
 // RefundClient is a client for the Refund schema.
 type RefundClient struct {
 	config
@@ -4685,6 +5426,141 @@ func (c *RefundClient) mutate(ctx context.Context, m *RefundMutation) (Value, er
 		return (&RefundDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Refund mutation op: %q", m.Op())
+	}
+}
+
+// RelayClient is a client for the Relay schema.
+type RelayClient struct {
+	config
+}
+
+// NewRelayClient returns a client for the Relay from the given config.
+func NewRelayClient(c config) *RelayClient {
+	return &RelayClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `relay.Hooks(f(g(h())))`.
+func (c *RelayClient) Use(hooks ...Hook) {
+	c.hooks.Relay = append(c.hooks.Relay, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `relay.Intercept(f(g(h())))`.
+func (c *RelayClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Relay = append(c.inters.Relay, interceptors...)
+}
+
+// Create returns a builder for creating a Relay entity.
+func (c *RelayClient) Create() *RelayCreate {
+	mutation := newRelayMutation(c.config, OpCreate)
+	return &RelayCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Relay entities.
+func (c *RelayClient) CreateBulk(builders ...*RelayCreate) *RelayCreateBulk {
+	return &RelayCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *RelayClient) MapCreateBulk(slice any, setFunc func(*RelayCreate, int)) *RelayCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &RelayCreateBulk{err: fmt.Errorf("calling to RelayClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*RelayCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &RelayCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Relay.
+func (c *RelayClient) Update() *RelayUpdate {
+	mutation := newRelayMutation(c.config, OpUpdate)
+	return &RelayUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *RelayClient) UpdateOne(_m *Relay) *RelayUpdateOne {
+	mutation := newRelayMutation(c.config, OpUpdateOne, withRelay(_m))
+	return &RelayUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *RelayClient) UpdateOneID(id string) *RelayUpdateOne {
+	mutation := newRelayMutation(c.config, OpUpdateOne, withRelayID(id))
+	return &RelayUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Relay.
+func (c *RelayClient) Delete() *RelayDelete {
+	mutation := newRelayMutation(c.config, OpDelete)
+	return &RelayDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *RelayClient) DeleteOne(_m *Relay) *RelayDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *RelayClient) DeleteOneID(id string) *RelayDeleteOne {
+	builder := c.Delete().Where(relay.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &RelayDeleteOne{builder}
+}
+
+// Query returns a query builder for Relay.
+func (c *RelayClient) Query() *RelayQuery {
+	return &RelayQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeRelay},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Relay entity by its id.
+func (c *RelayClient) Get(ctx context.Context, id string) (*Relay, error) {
+	return c.Query().Where(relay.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *RelayClient) GetX(ctx context.Context, id string) *Relay {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *RelayClient) Hooks() []Hook {
+	hooks := c.hooks.Relay
+	return append(hooks[:len(hooks):len(hooks)], relay.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *RelayClient) Interceptors() []Interceptor {
+	inters := c.inters.Relay
+	return append(inters[:len(inters):len(inters)], relay.Interceptors[:]...)
+}
+
+func (c *RelayClient) mutate(ctx context.Context, m *RelayMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&RelayCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&RelayUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&RelayUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&RelayDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Relay mutation op: %q", m.Op())
 	}
 }
 
@@ -5397,22 +6273,10 @@ func (c *WebhookDeliveryTaskClient) mutate(ctx context.Context, m *WebhookDelive
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		APIKey, AuditEntry, Authentication, BillingSubscription, Capture, Coupon,
-		Customer, Dispute, Event, EventDeliveryAttempt, GsmRule,
-		IncrementalAuthorization, Invitation, Invoice, ItemPrice, Mandate, Membership,
-		MerchantAccount, MerchantConnectorAccount, Organization, PaymentAttempt,
-		PaymentIntent, PaymentMethod, Payout, PayoutAttempt, Profile, Refund,
-		RoutingAlgorithm, SubscriptionItem, TestClock, User,
-		WebhookDeliveryTask []ent.Hook
+		APIKey, AuditEntry, Authentication, BillingSubscription, BlocklistBatchJob, BlocklistEntry, Capture, CardIssuer, Coupon, Customer, Dispute, Event, EventDeliveryAttempt, GsmRule, IncomingWebhook, IncrementalAuthorization, Invitation, Invoice, ItemPrice, Mandate, Membership, MerchantAccount, MerchantConnectorAccount, Organization, PaymentAttempt, PaymentIntent, PaymentMethod, Payout, PayoutAttempt, Profile, ProfileAcquirer, Refund, Relay, RoutingAlgorithm, SubscriptionItem, TestClock, User, WebhookDeliveryTask []ent.Hook
 	}
 	inters struct {
-		APIKey, AuditEntry, Authentication, BillingSubscription, Capture, Coupon,
-		Customer, Dispute, Event, EventDeliveryAttempt, GsmRule,
-		IncrementalAuthorization, Invitation, Invoice, ItemPrice, Mandate, Membership,
-		MerchantAccount, MerchantConnectorAccount, Organization, PaymentAttempt,
-		PaymentIntent, PaymentMethod, Payout, PayoutAttempt, Profile, Refund,
-		RoutingAlgorithm, SubscriptionItem, TestClock, User,
-		WebhookDeliveryTask []ent.Interceptor
+		APIKey, AuditEntry, Authentication, BillingSubscription, BlocklistBatchJob, BlocklistEntry, Capture, CardIssuer, Coupon, Customer, Dispute, Event, EventDeliveryAttempt, GsmRule, IncomingWebhook, IncrementalAuthorization, Invitation, Invoice, ItemPrice, Mandate, Membership, MerchantAccount, MerchantConnectorAccount, Organization, PaymentAttempt, PaymentIntent, PaymentMethod, Payout, PayoutAttempt, Profile, ProfileAcquirer, Refund, Relay, RoutingAlgorithm, SubscriptionItem, TestClock, User, WebhookDeliveryTask []ent.Interceptor
 	}
 )
 
