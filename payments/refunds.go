@@ -7,6 +7,7 @@ import (
 
 	"switchyard/ent"
 	"switchyard/ent/merchantconnectoraccount"
+	"switchyard/ent/paymentattempt"
 	"switchyard/ent/paymentintent"
 	"switchyard/ent/predicate"
 	"switchyard/ent/refund"
@@ -197,6 +198,11 @@ func (s *Service) reserveRefund(ctx context.Context, tx *ent.Tx, in RefundInput,
 	}
 	if r.att, err = tx.PaymentAttempt.Get(ctx, *r.pi.ActiveAttemptID); err != nil {
 		return errs.Internal(err)
+	}
+	if r.att.Status == paymentattempt.StatusVoidInitiated {
+		// A void after capture is on its way (post_capture_void.go): what
+		// it voids cannot be refunded as well.
+		return errs.ErrUnexpectedState.Newf("This Payment could not be refunded: a cancel post capture is in progress")
 	}
 	if r.mca, err = tx.MerchantConnectorAccount.Query().
 		Where(merchantconnectoraccount.ID(deref(r.att.MerchantConnectorID))).Only(ctx); err != nil {

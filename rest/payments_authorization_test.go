@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"switchyard/ent/incrementalauthorization"
+	"switchyard/ent/paymentattempt"
+	"switchyard/ent/paymentintent"
 )
 
 // Authorization changes on a payment (incremental and extended
@@ -366,5 +368,36 @@ func TestRecoveryOfAnIncrement(t *testing.T) {
 				t.Fatalf("after recovery: %s", r.Raw)
 			}
 		})
+	}
+}
+
+// TestRecoveryOfAVoidAfterCapture: a void after capture a crash left
+// void_initiated refuses refunds, and the recovery pass settles it with
+// the connector's answer: cancelled_post_capture, with its event.
+func TestRecoveryOfAVoidAfterCapture(t *testing.T) {
+	c := newClient(t)
+	id := c.pay("POST", "/payments", payment(map[string]any{"confirm": true, "payment_method": "card",
+		"payment_method_data": card("4242424242424242")})).must(t, 200).str("payment_id")
+	c.pay("POST", "/payments/"+id+"/cancel_post_capture", nil).must(t, 200)
+	// Back to the moment the void was recorded and sent.
+	ctx, db := systemDB(c)
+	pi := intentOf(t, c, id)
+	if err := db.PaymentAttempt.UpdateOneID(*pi.ActiveAttemptID).SetStatus(paymentattempt.StatusVoidInitiated).
+		SetModifiedAt(aged).Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.PaymentIntent.UpdateOneID(pi.ID).SetStatus(paymentintent.StatusSucceeded).Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	dropEvents(t, c, pi)
+	if r := c.do("POST", "/refunds", c.merchantKey(), map[string]any{"payment_id": id}); r.Status != 400 || r.errCode() != "IR_14" {
+		t.Fatalf("refund beside the void: %s", r.Raw)
+	}
+	recoverNow(t, c, 1)
+	if r := c.pay("GET", "/payments/"+id, nil).must(t, 200); r.str("status") != "cancelled_post_capture" {
+		t.Fatalf("after recovery: %s", r.Raw)
+	}
+	if got := eventsOf(t, c, id); !slices.Contains(got, "payment_cancelled_post_capture") {
+		t.Fatalf("events %v", got)
 	}
 }
