@@ -260,7 +260,8 @@ func (w *walkTarget) send(op documentedOperation, url string, body any) response
 		return w.c.v2(op.method, url, d.SecretKey, d.ProfileID, body)
 	}
 	key := d.SecretKey
-	if strings.HasPrefix(op.path, "/accounts") || strings.HasPrefix(op.path, "/api_keys") || strings.HasPrefix(op.path, "/events/{") {
+	if strings.HasPrefix(op.path, "/accounts") || strings.HasPrefix(op.path, "/api_keys") || strings.HasPrefix(op.path, "/events/{") ||
+		strings.HasPrefix(op.path, "/organization") {
 		key = w.c.admin()
 	}
 	if op.method == "POST" && op.path == "/authentication/{authentication_id}/eligibility-check" {
