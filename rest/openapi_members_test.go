@@ -261,7 +261,7 @@ func (w *walkTarget) send(op documentedOperation, url string, body any) response
 	}
 	key := d.SecretKey
 	if strings.HasPrefix(op.path, "/accounts") || strings.HasPrefix(op.path, "/api_keys") || strings.HasPrefix(op.path, "/events/{") ||
-		op.path == "/card_issuers" && op.method == "POST" || op.path == "/card_issuers/{id}" {
+		strings.HasPrefix(op.path, "/organization") || op.path == "/card_issuers" && op.method == "POST" || op.path == "/card_issuers/{id}" {
 		key = w.c.admin()
 	}
 	if op.method == "POST" && op.path == "/authentication/{authentication_id}/eligibility-check" {
