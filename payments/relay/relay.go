@@ -123,7 +123,11 @@ func (s *Service) Create(ctx context.Context, in Input) (*ent.Relay, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, callErr := conn.Refund(ctx, &connector.RefundRequest{Account: acct, ConnectorTransactionID: row.ConnectorResourceID,
+	// The call is keyed by the relay, which stands for the attempt the
+	// connector's transaction belongs to: Switchyard has no attempt of a
+	// payment made elsewhere. The sandbox keeps no record of such payments,
+	// so it refunds whatever connector_resource_id names (docs/rest.md).
+	res, callErr := conn.Refund(ctx, &connector.RefundRequest{Account: acct,
 		RefundID: row.ID, Amount: row.Amount, Currency: string(row.Currency), Reason: deref(row.Reason)})
 	return s.settle(ctx, row, res, callErr)
 }
@@ -158,8 +162,7 @@ func (s *Service) sync(ctx context.Context, row *ent.Relay) (*ent.Relay, error) 
 	if err != nil {
 		return nil, err
 	}
-	res, callErr := conn.SyncRefund(ctx, &connector.RefundSyncRequest{Account: acct,
-		ConnectorTransactionID: row.ConnectorResourceID, RefundID: row.ID})
+	res, callErr := conn.SyncRefund(ctx, &connector.RefundSyncRequest{Account: acct, RefundID: row.ID})
 	return s.settle(ctx, row, res, callErr)
 }
 
