@@ -407,20 +407,12 @@ func (c *Client) Use(hooks ...Hook) {
 		c.APIKey, c.AuditEntry, c.Authentication, c.BillingSubscription,
 		c.BlocklistBatchJob, c.BlocklistEntry, c.Capture, c.CardIssuer, c.Coupon,
 		c.Customer, c.Dispute, c.Event, c.EventDeliveryAttempt, c.GsmRule,
-		c.IncrementalAuthorization, c.Invitation, c.Invoice, c.ItemPrice, c.Mandate,
-		c.Membership, c.MerchantAccount, c.MerchantConnectorAccount, c.Organization,
-		c.PaymentAttempt, c.PaymentIntent, c.PaymentMethod, c.Payout, c.PayoutAttempt,
-		c.Profile, c.Refund, c.RoutingAlgorithm, c.SubscriptionItem, c.TestClock,
-		c.User, c.WebhookDeliveryTask,
 		c.IncomingWebhook, c.IncrementalAuthorization, c.Invitation, c.Invoice,
 		c.ItemPrice, c.Mandate, c.Membership, c.MerchantAccount,
-		c.MerchantConnectorAccount, c.PaymentAttempt, c.PaymentIntent, c.PaymentMethod,
-		c.Payout, c.PayoutAttempt, c.Profile, c.Refund, c.Relay, c.RoutingAlgorithm,
-		c.SubscriptionItem, c.TestClock, c.User, c.WebhookDeliveryTask,
-		c.Membership, c.MerchantAccount, c.MerchantConnectorAccount, c.PaymentAttempt,
-		c.PaymentIntent, c.PaymentMethod, c.Payout, c.PayoutAttempt, c.Profile,
-		c.ProfileAcquirer, c.Refund, c.RoutingAlgorithm, c.SubscriptionItem,
-		c.TestClock, c.User, c.WebhookDeliveryTask,
+		c.MerchantConnectorAccount, c.Organization, c.PaymentAttempt, c.PaymentIntent,
+		c.PaymentMethod, c.Payout, c.PayoutAttempt, c.Profile, c.ProfileAcquirer,
+		c.Refund, c.Relay, c.RoutingAlgorithm, c.SubscriptionItem, c.TestClock, c.User,
+		c.WebhookDeliveryTask,
 	} {
 		n.Use(hooks...)
 	}
@@ -433,20 +425,12 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.APIKey, c.AuditEntry, c.Authentication, c.BillingSubscription,
 		c.BlocklistBatchJob, c.BlocklistEntry, c.Capture, c.CardIssuer, c.Coupon,
 		c.Customer, c.Dispute, c.Event, c.EventDeliveryAttempt, c.GsmRule,
-		c.IncrementalAuthorization, c.Invitation, c.Invoice, c.ItemPrice, c.Mandate,
-		c.Membership, c.MerchantAccount, c.MerchantConnectorAccount, c.Organization,
-		c.PaymentAttempt, c.PaymentIntent, c.PaymentMethod, c.Payout, c.PayoutAttempt,
-		c.Profile, c.Refund, c.RoutingAlgorithm, c.SubscriptionItem, c.TestClock,
-		c.User, c.WebhookDeliveryTask,
 		c.IncomingWebhook, c.IncrementalAuthorization, c.Invitation, c.Invoice,
 		c.ItemPrice, c.Mandate, c.Membership, c.MerchantAccount,
-		c.MerchantConnectorAccount, c.PaymentAttempt, c.PaymentIntent, c.PaymentMethod,
-		c.Payout, c.PayoutAttempt, c.Profile, c.Refund, c.Relay, c.RoutingAlgorithm,
-		c.SubscriptionItem, c.TestClock, c.User, c.WebhookDeliveryTask,
-		c.Membership, c.MerchantAccount, c.MerchantConnectorAccount, c.PaymentAttempt,
-		c.PaymentIntent, c.PaymentMethod, c.Payout, c.PayoutAttempt, c.Profile,
-		c.ProfileAcquirer, c.Refund, c.RoutingAlgorithm, c.SubscriptionItem,
-		c.TestClock, c.User, c.WebhookDeliveryTask,
+		c.MerchantConnectorAccount, c.Organization, c.PaymentAttempt, c.PaymentIntent,
+		c.PaymentMethod, c.Payout, c.PayoutAttempt, c.Profile, c.ProfileAcquirer,
+		c.Refund, c.Relay, c.RoutingAlgorithm, c.SubscriptionItem, c.TestClock, c.User,
+		c.WebhookDeliveryTask,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -6273,10 +6257,24 @@ func (c *WebhookDeliveryTaskClient) mutate(ctx context.Context, m *WebhookDelive
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		APIKey, AuditEntry, Authentication, BillingSubscription, BlocklistBatchJob, BlocklistEntry, Capture, CardIssuer, Coupon, Customer, Dispute, Event, EventDeliveryAttempt, GsmRule, IncomingWebhook, IncrementalAuthorization, Invitation, Invoice, ItemPrice, Mandate, Membership, MerchantAccount, MerchantConnectorAccount, Organization, PaymentAttempt, PaymentIntent, PaymentMethod, Payout, PayoutAttempt, Profile, ProfileAcquirer, Refund, Relay, RoutingAlgorithm, SubscriptionItem, TestClock, User, WebhookDeliveryTask []ent.Hook
+		APIKey, AuditEntry, Authentication, BillingSubscription, BlocklistBatchJob,
+		BlocklistEntry, Capture, CardIssuer, Coupon, Customer, Dispute, Event,
+		EventDeliveryAttempt, GsmRule, IncomingWebhook, IncrementalAuthorization,
+		Invitation, Invoice, ItemPrice, Mandate, Membership, MerchantAccount,
+		MerchantConnectorAccount, Organization, PaymentAttempt, PaymentIntent,
+		PaymentMethod, Payout, PayoutAttempt, Profile, ProfileAcquirer, Refund, Relay,
+		RoutingAlgorithm, SubscriptionItem, TestClock, User,
+		WebhookDeliveryTask []ent.Hook
 	}
 	inters struct {
-		APIKey, AuditEntry, Authentication, BillingSubscription, BlocklistBatchJob, BlocklistEntry, Capture, CardIssuer, Coupon, Customer, Dispute, Event, EventDeliveryAttempt, GsmRule, IncomingWebhook, IncrementalAuthorization, Invitation, Invoice, ItemPrice, Mandate, Membership, MerchantAccount, MerchantConnectorAccount, Organization, PaymentAttempt, PaymentIntent, PaymentMethod, Payout, PayoutAttempt, Profile, ProfileAcquirer, Refund, Relay, RoutingAlgorithm, SubscriptionItem, TestClock, User, WebhookDeliveryTask []ent.Interceptor
+		APIKey, AuditEntry, Authentication, BillingSubscription, BlocklistBatchJob,
+		BlocklistEntry, Capture, CardIssuer, Coupon, Customer, Dispute, Event,
+		EventDeliveryAttempt, GsmRule, IncomingWebhook, IncrementalAuthorization,
+		Invitation, Invoice, ItemPrice, Mandate, Membership, MerchantAccount,
+		MerchantConnectorAccount, Organization, PaymentAttempt, PaymentIntent,
+		PaymentMethod, Payout, PayoutAttempt, Profile, ProfileAcquirer, Refund, Relay,
+		RoutingAlgorithm, SubscriptionItem, TestClock, User,
+		WebhookDeliveryTask []ent.Interceptor
 	}
 )
 
