@@ -17,6 +17,7 @@ import (
 	"switchyard/ent/dispute"
 	"switchyard/ent/event"
 	"switchyard/ent/eventdeliveryattempt"
+	"switchyard/ent/file"
 	"switchyard/ent/gsmrule"
 	"switchyard/ent/incrementalauthorization"
 	"switchyard/ent/invitation"
@@ -113,6 +114,7 @@ func checkColumn(t, c string) error {
 			dispute.Table:                  dispute.ValidColumn,
 			event.Table:                    event.ValidColumn,
 			eventdeliveryattempt.Table:     eventdeliveryattempt.ValidColumn,
+			file.Table:                     file.ValidColumn,
 			gsmrule.Table:                  gsmrule.ValidColumn,
 			incrementalauthorization.Table: incrementalauthorization.ValidColumn,
 			invitation.Table:               invitation.ValidColumn,

@@ -34,6 +34,8 @@ type Tx struct {
 	Event *EventClient
 	// EventDeliveryAttempt is the client for interacting with the EventDeliveryAttempt builders.
 	EventDeliveryAttempt *EventDeliveryAttemptClient
+	// File is the client for interacting with the File builders.
+	File *FileClient
 	// GsmRule is the client for interacting with the GsmRule builders.
 	GsmRule *GsmRuleClient
 	// IncrementalAuthorization is the client for interacting with the IncrementalAuthorization builders.
@@ -217,6 +219,7 @@ func (tx *Tx) init() {
 	tx.Dispute = NewDisputeClient(tx.config)
 	tx.Event = NewEventClient(tx.config)
 	tx.EventDeliveryAttempt = NewEventDeliveryAttemptClient(tx.config)
+	tx.File = NewFileClient(tx.config)
 	tx.GsmRule = NewGsmRuleClient(tx.config)
 	tx.IncrementalAuthorization = NewIncrementalAuthorizationClient(tx.config)
 	tx.Invitation = NewInvitationClient(tx.config)

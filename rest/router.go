@@ -15,6 +15,7 @@ import (
 	"switchyard/payments/customer"
 	"switchyard/payments/errs"
 	"switchyard/payments/events"
+	"switchyard/payments/files"
 	"switchyard/payments/gsm"
 	"switchyard/payments/merchant"
 	"switchyard/payments/payouts"
@@ -48,6 +49,8 @@ type Deps struct {
 
 	// Authentications runs external 3-D Secure (/authentication).
 	Authentications *authentication.Service
+	// Files are uploaded files (/files).
+	Files *files.Service
 }
 
 // Register adds the REST routes to mux.
@@ -61,6 +64,7 @@ func Register(mux *http.ServeMux, d Deps) {
 	registerConnectors(a, d.Connectors)
 	registerRefunds(a, d.Payments)
 	registerDisputes(a, d.Payments)
+	registerFiles(a, d.Files)
 	registerMandates(a, d.Customers)
 	registerCustomers(a, d.Customers)
 	registerV2Customers(a, d.Customers)

@@ -26,6 +26,7 @@ func TestEveryStringColumnCountsCharacters(t *testing.T) {
 		"Invitation": Invitation{}, "AuditEntry": AuditEntry{}, "Payout": Payout{}, "PayoutAttempt": PayoutAttempt{},
 		"SubscriptionItem": SubscriptionItem{}, "ItemPrice": ItemPrice{}, "Coupon": Coupon{}, "TestClock": TestClock{},
 		"BillingSubscription": BillingSubscription{}, "Invoice": Invoice{}, "Authentication": Authentication{},
+		"File": File{},
 	}
 	if len(schemas) != len(migrate.Tables) {
 		t.Fatalf("%d schemas listed here, %d tables: list the new schema", len(schemas), len(migrate.Tables))

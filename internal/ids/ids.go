@@ -41,6 +41,7 @@ const (
 	Subscription             = "sub"
 	Invoice                  = "invoice"
 	TestClock                = "clock"
+	File                     = "file"
 )
 
 // idLen base62 characters carry 24·log2(62) ≈ 142.9 bits.
