@@ -24,6 +24,7 @@ import (
 	"switchyard/ent/dispute"
 	"switchyard/ent/event"
 	"switchyard/ent/eventdeliveryattempt"
+	"switchyard/ent/file"
 	"switchyard/ent/gsmrule"
 	"switchyard/ent/incomingwebhook"
 	"switchyard/ent/incrementalauthorization"
@@ -89,6 +90,8 @@ type Client struct {
 	Event *EventClient
 	// EventDeliveryAttempt is the client for interacting with the EventDeliveryAttempt builders.
 	EventDeliveryAttempt *EventDeliveryAttemptClient
+	// File is the client for interacting with the File builders.
+	File *FileClient
 	// GsmRule is the client for interacting with the GsmRule builders.
 	GsmRule *GsmRuleClient
 	// IncomingWebhook is the client for interacting with the IncomingWebhook builders.
@@ -163,6 +166,7 @@ func (c *Client) init() {
 	c.Dispute = NewDisputeClient(c.config)
 	c.Event = NewEventClient(c.config)
 	c.EventDeliveryAttempt = NewEventDeliveryAttemptClient(c.config)
+	c.File = NewFileClient(c.config)
 	c.GsmRule = NewGsmRuleClient(c.config)
 	c.IncomingWebhook = NewIncomingWebhookClient(c.config)
 	c.IncrementalAuthorization = NewIncrementalAuthorizationClient(c.config)
@@ -293,6 +297,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Dispute:                  NewDisputeClient(cfg),
 		Event:                    NewEventClient(cfg),
 		EventDeliveryAttempt:     NewEventDeliveryAttemptClient(cfg),
+		File:                     NewFileClient(cfg),
 		GsmRule:                  NewGsmRuleClient(cfg),
 		IncomingWebhook:          NewIncomingWebhookClient(cfg),
 		IncrementalAuthorization: NewIncrementalAuthorizationClient(cfg),
@@ -350,6 +355,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Dispute:                  NewDisputeClient(cfg),
 		Event:                    NewEventClient(cfg),
 		EventDeliveryAttempt:     NewEventDeliveryAttemptClient(cfg),
+		File:                     NewFileClient(cfg),
 		GsmRule:                  NewGsmRuleClient(cfg),
 		IncomingWebhook:          NewIncomingWebhookClient(cfg),
 		IncrementalAuthorization: NewIncrementalAuthorizationClient(cfg),
@@ -413,6 +419,13 @@ func (c *Client) Use(hooks ...Hook) {
 		c.PaymentMethod, c.Payout, c.PayoutAttempt, c.Profile, c.ProfileAcquirer,
 		c.Refund, c.Relay, c.RoutingAlgorithm, c.SubscriptionItem, c.TestClock, c.User,
 		c.WebhookDeliveryTask,
+		c.APIKey, c.AuditEntry, c.Authentication, c.BillingSubscription, c.Capture,
+		c.Coupon, c.Customer, c.Dispute, c.Event, c.EventDeliveryAttempt, c.File,
+		c.GsmRule, c.IncrementalAuthorization, c.Invitation, c.Invoice, c.ItemPrice,
+		c.Mandate, c.Membership, c.MerchantAccount, c.MerchantConnectorAccount,
+		c.PaymentAttempt, c.PaymentIntent, c.PaymentMethod, c.Payout, c.PayoutAttempt,
+		c.Profile, c.Refund, c.RoutingAlgorithm, c.SubscriptionItem, c.TestClock,
+		c.User, c.WebhookDeliveryTask,
 	} {
 		n.Use(hooks...)
 	}
@@ -431,6 +444,13 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.PaymentMethod, c.Payout, c.PayoutAttempt, c.Profile, c.ProfileAcquirer,
 		c.Refund, c.Relay, c.RoutingAlgorithm, c.SubscriptionItem, c.TestClock, c.User,
 		c.WebhookDeliveryTask,
+		c.APIKey, c.AuditEntry, c.Authentication, c.BillingSubscription, c.Capture,
+		c.Coupon, c.Customer, c.Dispute, c.Event, c.EventDeliveryAttempt, c.File,
+		c.GsmRule, c.IncrementalAuthorization, c.Invitation, c.Invoice, c.ItemPrice,
+		c.Mandate, c.Membership, c.MerchantAccount, c.MerchantConnectorAccount,
+		c.PaymentAttempt, c.PaymentIntent, c.PaymentMethod, c.Payout, c.PayoutAttempt,
+		c.Profile, c.Refund, c.RoutingAlgorithm, c.SubscriptionItem, c.TestClock,
+		c.User, c.WebhookDeliveryTask,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -465,6 +485,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Event.mutate(ctx, m)
 	case *EventDeliveryAttemptMutation:
 		return c.EventDeliveryAttempt.mutate(ctx, m)
+	case *FileMutation:
+		return c.File.mutate(ctx, m)
 	case *GsmRuleMutation:
 		return c.GsmRule.mutate(ctx, m)
 	case *IncomingWebhookMutation:
@@ -2462,6 +2484,141 @@ func (c *EventDeliveryAttemptClient) mutate(ctx context.Context, m *EventDeliver
 		return (&EventDeliveryAttemptDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown EventDeliveryAttempt mutation op: %q", m.Op())
+	}
+}
+
+// FileClient is a client for the File schema.
+type FileClient struct {
+	config
+}
+
+// NewFileClient returns a client for the File from the given config.
+func NewFileClient(c config) *FileClient {
+	return &FileClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `file.Hooks(f(g(h())))`.
+func (c *FileClient) Use(hooks ...Hook) {
+	c.hooks.File = append(c.hooks.File, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `file.Intercept(f(g(h())))`.
+func (c *FileClient) Intercept(interceptors ...Interceptor) {
+	c.inters.File = append(c.inters.File, interceptors...)
+}
+
+// Create returns a builder for creating a File entity.
+func (c *FileClient) Create() *FileCreate {
+	mutation := newFileMutation(c.config, OpCreate)
+	return &FileCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of File entities.
+func (c *FileClient) CreateBulk(builders ...*FileCreate) *FileCreateBulk {
+	return &FileCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *FileClient) MapCreateBulk(slice any, setFunc func(*FileCreate, int)) *FileCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &FileCreateBulk{err: fmt.Errorf("calling to FileClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*FileCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &FileCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for File.
+func (c *FileClient) Update() *FileUpdate {
+	mutation := newFileMutation(c.config, OpUpdate)
+	return &FileUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *FileClient) UpdateOne(_m *File) *FileUpdateOne {
+	mutation := newFileMutation(c.config, OpUpdateOne, withFile(_m))
+	return &FileUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *FileClient) UpdateOneID(id string) *FileUpdateOne {
+	mutation := newFileMutation(c.config, OpUpdateOne, withFileID(id))
+	return &FileUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for File.
+func (c *FileClient) Delete() *FileDelete {
+	mutation := newFileMutation(c.config, OpDelete)
+	return &FileDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *FileClient) DeleteOne(_m *File) *FileDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *FileClient) DeleteOneID(id string) *FileDeleteOne {
+	builder := c.Delete().Where(file.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &FileDeleteOne{builder}
+}
+
+// Query returns a query builder for File.
+func (c *FileClient) Query() *FileQuery {
+	return &FileQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeFile},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a File entity by its id.
+func (c *FileClient) Get(ctx context.Context, id string) (*File, error) {
+	return c.Query().Where(file.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *FileClient) GetX(ctx context.Context, id string) *File {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *FileClient) Hooks() []Hook {
+	hooks := c.hooks.File
+	return append(hooks[:len(hooks):len(hooks)], file.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *FileClient) Interceptors() []Interceptor {
+	inters := c.inters.File
+	return append(inters[:len(inters):len(inters)], file.Interceptors[:]...)
+}
+
+func (c *FileClient) mutate(ctx context.Context, m *FileMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&FileCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&FileUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&FileUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&FileDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown File mutation op: %q", m.Op())
 	}
 }
 
@@ -6257,24 +6414,10 @@ func (c *WebhookDeliveryTaskClient) mutate(ctx context.Context, m *WebhookDelive
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		APIKey, AuditEntry, Authentication, BillingSubscription, BlocklistBatchJob,
-		BlocklistEntry, Capture, CardIssuer, Coupon, Customer, Dispute, Event,
-		EventDeliveryAttempt, GsmRule, IncomingWebhook, IncrementalAuthorization,
-		Invitation, Invoice, ItemPrice, Mandate, Membership, MerchantAccount,
-		MerchantConnectorAccount, Organization, PaymentAttempt, PaymentIntent,
-		PaymentMethod, Payout, PayoutAttempt, Profile, ProfileAcquirer, Refund, Relay,
-		RoutingAlgorithm, SubscriptionItem, TestClock, User,
-		WebhookDeliveryTask []ent.Hook
+		APIKey, AuditEntry, Authentication, BillingSubscription, BlocklistBatchJob, BlocklistEntry, Capture, CardIssuer, Coupon, Customer, Dispute, Event, EventDeliveryAttempt, File, GsmRule, IncomingWebhook, IncrementalAuthorization, Invitation, Invoice, ItemPrice, Mandate, Membership, MerchantAccount, MerchantConnectorAccount, Organization, PaymentAttempt, PaymentIntent, PaymentMethod, Payout, PayoutAttempt, Profile, ProfileAcquirer, Refund, Relay, RoutingAlgorithm, SubscriptionItem, TestClock, User, WebhookDeliveryTask []ent.Hook
 	}
 	inters struct {
-		APIKey, AuditEntry, Authentication, BillingSubscription, BlocklistBatchJob,
-		BlocklistEntry, Capture, CardIssuer, Coupon, Customer, Dispute, Event,
-		EventDeliveryAttempt, GsmRule, IncomingWebhook, IncrementalAuthorization,
-		Invitation, Invoice, ItemPrice, Mandate, Membership, MerchantAccount,
-		MerchantConnectorAccount, Organization, PaymentAttempt, PaymentIntent,
-		PaymentMethod, Payout, PayoutAttempt, Profile, ProfileAcquirer, Refund, Relay,
-		RoutingAlgorithm, SubscriptionItem, TestClock, User,
-		WebhookDeliveryTask []ent.Interceptor
+		APIKey, AuditEntry, Authentication, BillingSubscription, BlocklistBatchJob, BlocklistEntry, Capture, CardIssuer, Coupon, Customer, Dispute, Event, EventDeliveryAttempt, File, GsmRule, IncomingWebhook, IncrementalAuthorization, Invitation, Invoice, ItemPrice, Mandate, Membership, MerchantAccount, MerchantConnectorAccount, Organization, PaymentAttempt, PaymentIntent, PaymentMethod, Payout, PayoutAttempt, Profile, ProfileAcquirer, Refund, Relay, RoutingAlgorithm, SubscriptionItem, TestClock, User, WebhookDeliveryTask []ent.Interceptor
 	}
 )
 

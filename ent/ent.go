@@ -20,6 +20,7 @@ import (
 	"switchyard/ent/dispute"
 	"switchyard/ent/event"
 	"switchyard/ent/eventdeliveryattempt"
+	"switchyard/ent/file"
 	"switchyard/ent/gsmrule"
 	"switchyard/ent/incomingwebhook"
 	"switchyard/ent/incrementalauthorization"
@@ -123,6 +124,7 @@ func checkColumn(t, c string) error {
 			dispute.Table:                  dispute.ValidColumn,
 			event.Table:                    event.ValidColumn,
 			eventdeliveryattempt.Table:     eventdeliveryattempt.ValidColumn,
+			file.Table:                     file.ValidColumn,
 			gsmrule.Table:                  gsmrule.ValidColumn,
 			incomingwebhook.Table:          incomingwebhook.ValidColumn,
 			incrementalauthorization.Table: incrementalauthorization.ValidColumn,

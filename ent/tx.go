@@ -40,6 +40,8 @@ type Tx struct {
 	Event *EventClient
 	// EventDeliveryAttempt is the client for interacting with the EventDeliveryAttempt builders.
 	EventDeliveryAttempt *EventDeliveryAttemptClient
+	// File is the client for interacting with the File builders.
+	File *FileClient
 	// GsmRule is the client for interacting with the GsmRule builders.
 	GsmRule *GsmRuleClient
 	// IncomingWebhook is the client for interacting with the IncomingWebhook builders.
@@ -234,6 +236,7 @@ func (tx *Tx) init() {
 	tx.Dispute = NewDisputeClient(tx.config)
 	tx.Event = NewEventClient(tx.config)
 	tx.EventDeliveryAttempt = NewEventDeliveryAttemptClient(tx.config)
+	tx.File = NewFileClient(tx.config)
 	tx.GsmRule = NewGsmRuleClient(tx.config)
 	tx.IncomingWebhook = NewIncomingWebhookClient(tx.config)
 	tx.IncrementalAuthorization = NewIncrementalAuthorizationClient(tx.config)

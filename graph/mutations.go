@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"reflect"
 
@@ -11,6 +12,7 @@ import (
 	"switchyard/payments"
 	"switchyard/payments/connector"
 	"switchyard/payments/errs"
+	"switchyard/payments/files"
 	"switchyard/payments/merchant"
 )
 
@@ -431,4 +433,50 @@ func (r *Resolver) retryFailedWebhookDeliveries(ctx context.Context, profileID *
 		return nil, errs.Internal(err)
 	}
 	return &model.RetryFailedDeliveriesPayload{Queued: n}, nil
+}
+
+func (r *Resolver) submitDisputeEvidence(ctx context.Context, id string, evidence map[string]any, key *string) (*model.DisputePayload, error) {
+	disputes := rowsOf[model.DisputePayload](r.client.Dispute.Get, "Dispute")
+	return mutateMerchantRow(ctx, r, "submitDisputeEvidence", key, map[string]any{"id": id, "evidence": evidence}, disputes, func(ctx context.Context) (*ent.Dispute, error) {
+		in := payments.EvidenceInput{DisputeID: id, Members: make(map[string]string, len(evidence))}
+		for k, v := range evidence {
+			s, ok := v.(string)
+			if !ok {
+				return nil, errs.InvalidValue("evidence."+k, "must be a string")
+			}
+			in.Members[k] = s
+		}
+		v, err := r.svc.SubmitEvidence(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		return v.Dispute, nil
+	})
+}
+
+// maxEvidenceBase64 bounds attachDisputeEvidence's content so the request
+// stays inside the server's body limit.
+const maxEvidenceBase64 = 700 << 10 * 4 / 3
+
+func (r *Resolver) attachDisputeEvidence(ctx context.Context, id, evidenceType, fileName, fileType, content string, key *string) (*model.DisputePayload, error) {
+	disputes := rowsOf[model.DisputePayload](r.client.Dispute.Get, "Dispute")
+	args := map[string]any{"id": id, "evidenceType": evidenceType, "fileName": fileName, "fileType": fileType, "contentBase64": content}
+	return mutateMerchantRow(ctx, r, "attachDisputeEvidence", key, args, disputes, func(ctx context.Context) (*ent.Dispute, error) {
+		if len(content) > maxEvidenceBase64 {
+			return nil, errs.InvalidValue("contentBase64", "must be at most 700 KiB of file; upload larger files with PUT /disputes/evidence")
+		}
+		data, err := base64.StdEncoding.DecodeString(content)
+		if err != nil {
+			return nil, errs.InvalidValue("contentBase64", "is not base64")
+		}
+		u := files.Upload{Data: data, Given: true, Name: fileName, Type: fileType, Purpose: files.PurposeDisputeEvidence}
+		if _, err := r.svc.AttachEvidence(ctx, id, evidenceType, u); err != nil {
+			return nil, err
+		}
+		v, err := r.svc.GetDispute(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		return v.Dispute, nil
+	})
 }

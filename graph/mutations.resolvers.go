@@ -50,6 +50,16 @@ func (r *mutationResolver) AcceptDispute(ctx context.Context, id string, idempot
 	return r.acceptDispute(ctx, id, idempotencyKey)
 }
 
+// SubmitDisputeEvidence is the resolver for the submitDisputeEvidence field.
+func (r *mutationResolver) SubmitDisputeEvidence(ctx context.Context, id string, evidence map[string]any, idempotencyKey *string) (*model.DisputePayload, error) {
+	return r.submitDisputeEvidence(ctx, id, evidence, idempotencyKey)
+}
+
+// AttachDisputeEvidence is the resolver for the attachDisputeEvidence field.
+func (r *mutationResolver) AttachDisputeEvidence(ctx context.Context, id string, evidenceType string, fileName string, fileType string, contentBase64 string, idempotencyKey *string) (*model.DisputePayload, error) {
+	return r.attachDisputeEvidence(ctx, id, evidenceType, fileName, fileType, contentBase64, idempotencyKey)
+}
+
 // CreatePayout is the resolver for the createPayout field.
 func (r *mutationResolver) CreatePayout(ctx context.Context, input payouts.Input, idempotencyKey *string) (*model.PayoutPayload, error) {
 	return r.createPayout(ctx, input, idempotencyKey)

@@ -73,12 +73,9 @@ func disputeScope(ctx context.Context) []predicate.Dispute {
 
 // GetDispute returns a dispute of the merchant in ctx by its dispute_id.
 func (s *Service) GetDispute(ctx context.Context, disputeID string) (*DisputeView, error) {
-	d, err := s.db.Client.Dispute.Query().Where(append(disputeScope(ctx), dispute.ID(disputeID))...).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, ErrDisputeNotFound()
-	}
+	d, err := s.readDispute(ctx, disputeID)
 	if err != nil {
-		return nil, errs.Internal(err)
+		return nil, err
 	}
 	views, err := s.disputeViews(ctx, s.db.Client, []*ent.Dispute{d}, nil)
 	if err != nil {
@@ -224,12 +221,9 @@ func disputeViewsOf(ds []*ent.Dispute, intents []*ent.PaymentIntent, refs []*ent
 // dispute calls yet).
 func (s *Service) AcceptDispute(ctx context.Context, disputeID string) (*DisputeView, error) {
 	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
-		d, err := txn.ForUpdate(s.db, tx.Dispute.Query().Where(append(disputeScope(ctx), dispute.ID(disputeID))...)).Only(ctx)
-		if ent.IsNotFound(err) {
-			return ErrDisputeNotFound()
-		}
+		d, err := s.lockDispute(ctx, tx, disputeID)
 		if err != nil {
-			return errs.Internal(err)
+			return err
 		}
 		stageOK := d.DisputeStage == dispute.DisputeStagePreDispute || d.DisputeStage == dispute.DisputeStageDispute
 		statusOK := d.DisputeStatus == dispute.DisputeStatusDisputeOpened || d.DisputeStatus == dispute.DisputeStatusDisputeChallenged
@@ -242,11 +236,7 @@ func (s *Service) AcceptDispute(ctx context.Context, disputeID string) (*Dispute
 			SetConnectorUpdatedAt(now).Save(ctx); err != nil {
 			return txn.Error(err, "dispute")
 		}
-		pi, err := tx.PaymentIntent.Get(ctx, d.PaymentIntentID)
-		if err != nil {
-			return errs.Internal(err)
-		}
-		return s.emitDisputeEvent(ctx, tx, d, pi, pi.AmountCaptured)
+		return s.emitDisputeEventOf(ctx, tx, d)
 	})
 	if err != nil {
 		return nil, err

@@ -23,6 +23,7 @@ import (
 	"switchyard/payments/connector"
 	"switchyard/payments/customer"
 	"switchyard/payments/events"
+	"switchyard/payments/files"
 	"switchyard/payments/gsm"
 	"switchyard/payments/routing"
 	"switchyard/payments/txn"
@@ -42,6 +43,7 @@ type Service struct {
 	render     Renderer
 	// exportBatch is Deps.ExportBatch.
 	exportBatch int
+	files       *files.Service
 	// responseHashKey opens a profile's payment_response_hash_key.
 	responseHashKey func(*ent.Profile) (string, error)
 	// recoveryAfter is how long an attempt may stay pending before recovery
@@ -82,6 +84,8 @@ type Deps struct {
 	// ExportBatch is how many payments an export reads at a time
 	// (DefaultExportBatch when 0).
 	ExportBatch int
+	// Files are the uploaded files dispute evidence names.
+	Files *files.Service
 }
 
 // DefaultRecoveryAfter is RecoveryAfter's default: far longer than any
@@ -98,5 +102,5 @@ func New(d Deps) *Service {
 	}
 	return &Service{db: d.DB, box: d.Box, connectors: d.Connectors, customers: d.Customers,
 		routing: d.Routing, gsm: d.GSM, blocklist: d.Blocklist, events: d.Events, publicURL: d.PublicURL, render: d.Render, recoveryAfter: d.RecoveryAfter,
-		responseHashKey: d.ResponseHashKey, exportBatch: d.ExportBatch}
+		responseHashKey: d.ResponseHashKey, exportBatch: d.ExportBatch, files: d.Files}
 }

@@ -141,6 +141,10 @@ func (a *api) handler(access Access, fn handlerFunc) http.HandlerFunc {
 			WriteError(w, r, err)
 			return
 		}
+		if raw, ok := v.(fileBytes); ok { // GET /files/{file_id}: the bytes, not JSON
+			raw.write(w)
+			return
+		}
 		// Nothing keeps this body once written (unlike an idempotent
 		// one), so it is encoded into a reused buffer: a page of the list
 		// is some hundreds of KB.

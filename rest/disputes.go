@@ -51,25 +51,33 @@ var disputeListQuery = queryParams{
 // /disputes/{dispute_id}.
 func registerDisputes(a *api, svc *payments.Service) {
 	a.handle("GET /disputes/{dispute_id}", MerchantOrAdmin, func(r *http.Request) (any, error) {
-		// force_sync asks Hyperswitch to ask the connector first; the
-		// sandbox's disputes are already current, so it is checked and
-		// otherwise has no effect.
+		// force_sync asks the connector first: a challenged dispute's
+		// decision is taken then (payments.SyncDispute).
 		if q := r.URL.Query(); q.Has("force_sync") {
 			if _, err := strconv.ParseBool(q.Get("force_sync")); err != nil {
 				return nil, errs.InvalidValue("force_sync", "must be true or false, got %q", q.Get("force_sync"))
 			}
+		}
+		if force, _ := strconv.ParseBool(r.URL.Query().Get("force_sync")); force {
+			return respond(disputeBodyOf)(svc.SyncDispute(r.Context(), r.PathValue("dispute_id")))
 		}
 		return respond(disputeBodyOf)(svc.GetDispute(r.Context(), r.PathValue("dispute_id")))
 	})
 	a.handle("POST /disputes/accept/{dispute_id}", MerchantOrAdmin, func(r *http.Request) (any, error) {
 		return respond(disputeBodyOf)(svc.AcceptDispute(r.Context(), r.PathValue("dispute_id")))
 	})
-	a.handle("GET /disputes/list", MerchantOrAdmin, withQuery(disputeListFilter, func(r *http.Request, f payments.DisputeFilter) (any, error) {
+	list := withQuery(disputeListFilter, func(r *http.Request, f payments.DisputeFilter) (any, error) {
 		if p := principal(r); p.ProfileID != "" && f.ProfileID != nil && *f.ProfileID != p.ProfileID {
 			return nil, errs.NotFound("Profile") // as the refund list answers
 		}
 		return respond(each(disputeBodyOf))(svc.ListDisputes(r.Context(), f))
-	}))
+	})
+	a.handle("GET /disputes/list", MerchantOrAdmin, list)
+	// The profile route is the same list: the caller's profile
+	// (X-Profile-Id) already narrows every dispute read, and without one
+	// it is the merchant's, as Hyperswitch answers an API key.
+	a.handle("GET /disputes/profile/list", MerchantOrAdmin, list)
+	registerDisputeEvidence(a, svc)
 }
 
 // disputeListFilter reads GET /disputes/list's query strictly (see

@@ -18,6 +18,7 @@ import (
 	"switchyard/payments/customer"
 	"switchyard/payments/errs"
 	"switchyard/payments/events"
+	"switchyard/payments/files"
 	"switchyard/payments/gsm"
 	"switchyard/payments/inbound"
 	"switchyard/payments/merchant"
@@ -66,6 +67,8 @@ type Deps struct {
 	Inbound *inbound.Service
 	// Relay sends refunds for payments made outside Switchyard (/relay).
 	Relay *relay.Service
+	// Files are uploaded files (/files).
+	Files *files.Service
 }
 
 // Register adds the REST routes to mux.
@@ -80,6 +83,7 @@ func Register(mux *http.ServeMux, d Deps) {
 	registerConnectors(a, d.Connectors)
 	registerRefunds(a, d.Payments)
 	registerDisputes(a, d.Payments)
+	registerFiles(a, d.Files)
 	registerMandates(a, d.Customers)
 	registerCustomers(a, d.Customers)
 	registerV2Customers(a, d.Customers)

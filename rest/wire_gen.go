@@ -759,6 +759,63 @@ type disputeBody struct {
 	IsAlreadyRefunded   bool       `json:"is_already_refunded"`
 }
 
+// submitEvidenceRequest is the spec's SubmitEvidenceRequest.
+type submitEvidenceRequest struct {
+	DisputeID                          *string `json:"dispute_id"`
+	AccessActivityLog                  *string `json:"access_activity_log"`
+	BillingAddress                     *string `json:"billing_address"`
+	CancellationPolicy                 *string `json:"cancellation_policy"`
+	CancellationPolicyDisclosure       *string `json:"cancellation_policy_disclosure"`
+	CancellationRebuttal               *string `json:"cancellation_rebuttal"`
+	CustomerCommunication              *string `json:"customer_communication"`
+	CustomerEmailAddress               *string `json:"customer_email_address"`
+	CustomerName                       *string `json:"customer_name"`
+	CustomerPurchaseIP                 *string `json:"customer_purchase_ip"`
+	CustomerSignature                  *string `json:"customer_signature"`
+	ProductDescription                 *string `json:"product_description"`
+	Receipt                            *string `json:"receipt"`
+	RefundPolicy                       *string `json:"refund_policy"`
+	RefundPolicyDisclosure             *string `json:"refund_policy_disclosure"`
+	RefundRefusalExplanation           *string `json:"refund_refusal_explanation"`
+	ServiceDate                        *string `json:"service_date"`
+	ServiceDocumentation               *string `json:"service_documentation"`
+	ShippingAddress                    *string `json:"shipping_address"`
+	ShippingCarrier                    *string `json:"shipping_carrier"`
+	ShippingDate                       *string `json:"shipping_date"`
+	ShippingDocumentation              *string `json:"shipping_documentation"`
+	ShippingTrackingNumber             *string `json:"shipping_tracking_number"`
+	InvoiceShowingDistinctTransactions *string `json:"invoice_showing_distinct_transactions"`
+	RecurringTransactionAgreement      *string `json:"recurring_transaction_agreement"`
+	UncategorizedFile                  *string `json:"uncategorized_file"`
+	UncategorizedText                  *string `json:"uncategorized_text"`
+}
+
+// deleteEvidenceRequest is the spec's DeleteEvidenceRequest.
+type deleteEvidenceRequest struct {
+	DisputeID    *string `json:"dispute_id"`
+	EvidenceType *string `json:"evidence_type"`
+}
+
+// disputeEvidenceBlock is the spec's DisputeEvidenceBlock.
+type disputeEvidenceBlock struct {
+	EvidenceType         string           `json:"evidence_type"`
+	FileMetadataResponse fileMetadataBody `json:"file_metadata_response"`
+}
+
+// fileMetadataBody is the spec's FileMetadataResponse.
+type fileMetadataBody struct {
+	FileID    string  `json:"file_id"`
+	FileName  *string `json:"file_name"`
+	FileSize  int     `json:"file_size"`
+	FileType  string  `json:"file_type"`
+	Available bool    `json:"available"`
+}
+
+// createFileBody is the spec's CreateFileResponse.
+type createFileBody struct {
+	FileID string `json:"file_id"`
+}
+
 // deliveryRequest is the spec's OutgoingWebhookRequestContent.
 type deliveryRequest struct {
 	Body    string      `json:"body"`

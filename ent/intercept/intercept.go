@@ -20,6 +20,7 @@ import (
 	"switchyard/ent/dispute"
 	"switchyard/ent/event"
 	"switchyard/ent/eventdeliveryattempt"
+	"switchyard/ent/file"
 	"switchyard/ent/gsmrule"
 	"switchyard/ent/incomingwebhook"
 	"switchyard/ent/incrementalauthorization"
@@ -455,6 +456,33 @@ func (f TraverseEventDeliveryAttempt) Traverse(ctx context.Context, q ent.Query)
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.EventDeliveryAttemptQuery", q)
+}
+
+// The FileFunc type is an adapter to allow the use of ordinary function as a Querier.
+type FileFunc func(context.Context, *ent.FileQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f FileFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.FileQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.FileQuery", q)
+}
+
+// The TraverseFile type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseFile func(context.Context, *ent.FileQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseFile) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseFile) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.FileQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.FileQuery", q)
 }
 
 // The GsmRuleFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -1161,6 +1189,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.EventQuery, predicate.Event, event.OrderOption]{typ: ent.TypeEvent, tq: q}, nil
 	case *ent.EventDeliveryAttemptQuery:
 		return &query[*ent.EventDeliveryAttemptQuery, predicate.EventDeliveryAttempt, eventdeliveryattempt.OrderOption]{typ: ent.TypeEventDeliveryAttempt, tq: q}, nil
+	case *ent.FileQuery:
+		return &query[*ent.FileQuery, predicate.File, file.OrderOption]{typ: ent.TypeFile, tq: q}, nil
 	case *ent.GsmRuleQuery:
 		return &query[*ent.GsmRuleQuery, predicate.GsmRule, gsmrule.OrderOption]{typ: ent.TypeGsmRule, tq: q}, nil
 	case *ent.IncomingWebhookQuery:

@@ -556,6 +556,25 @@ var (
 			},
 		},
 	}
+	// FilesColumns holds the columns for the "files" table.
+	FilesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString, Size: 64},
+		{Name: "merchant_id", Type: field.TypeString, Size: 64},
+		{Name: "created_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "modified_at", Type: field.TypeTime, SchemaType: map[string]string{"mysql": "datetime(6)"}},
+		{Name: "file_name", Type: field.TypeString, Nullable: true, Size: 255},
+		{Name: "file_type", Type: field.TypeString, Size: 255},
+		{Name: "file_size", Type: field.TypeInt64},
+		{Name: "purpose", Type: field.TypeEnum, Enums: []string{"dispute_evidence"}},
+		{Name: "store_key", Type: field.TypeString, Size: 255},
+		{Name: "evidence_submitted", Type: field.TypeBool, Default: false},
+	}
+	// FilesTable holds the schema information for the "files" table.
+	FilesTable = &schema.Table{
+		Name:       "files",
+		Columns:    FilesColumns,
+		PrimaryKey: []*schema.Column{FilesColumns[0]},
+	}
 	// GsmRulesColumns holds the columns for the "gsm_rules" table.
 	GsmRulesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString, Size: 64},
@@ -1744,6 +1763,7 @@ var (
 		DisputesTable,
 		EventsTable,
 		EventDeliveryAttemptsTable,
+		FilesTable,
 		GsmRulesTable,
 		IncomingWebhooksTable,
 		IncrementalAuthorizationsTable,

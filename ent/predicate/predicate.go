@@ -45,6 +45,9 @@ type Event func(*sql.Selector)
 // EventDeliveryAttempt is the predicate function for eventdeliveryattempt builders.
 type EventDeliveryAttempt func(*sql.Selector)
 
+// File is the predicate function for file builders.
+type File func(*sql.Selector)
+
 // GsmRule is the predicate function for gsmrule builders.
 type GsmRule func(*sql.Selector)
 

@@ -16,6 +16,7 @@ import (
 	"switchyard/ent/dispute"
 	"switchyard/ent/event"
 	"switchyard/ent/eventdeliveryattempt"
+	"switchyard/ent/file"
 	"switchyard/ent/gsmrule"
 	"switchyard/ent/incomingwebhook"
 	"switchyard/ent/incrementalauthorization"
@@ -1383,6 +1384,79 @@ func init() {
 	// eventdeliveryattempt.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	eventdeliveryattempt.IDValidator = func() func(string) error {
 		validators := eventdeliveryattemptDescID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(id string) error {
+			for _, fn := range fns {
+				if err := fn(id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	fileMixin := schema.File{}.Mixin()
+	fileMixinHooks0 := fileMixin[0].Hooks()
+	file.Hooks[0] = fileMixinHooks0[0]
+	fileMixinInters0 := fileMixin[0].Interceptors()
+	file.Interceptors[0] = fileMixinInters0[0]
+	fileMixinFields0 := fileMixin[0].Fields()
+	_ = fileMixinFields0
+	fileFields := schema.File{}.Fields()
+	_ = fileFields
+	// fileDescMerchantID is the schema descriptor for merchant_id field.
+	fileDescMerchantID := fileMixinFields0[1].Descriptor()
+	// file.MerchantIDValidator is a validator for the "merchant_id" field. It is called by the builders before save.
+	file.MerchantIDValidator = func() func(string) error {
+		validators := fileDescMerchantID.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(merchant_id string) error {
+			for _, fn := range fns {
+				if err := fn(merchant_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// fileDescCreatedAt is the schema descriptor for created_at field.
+	fileDescCreatedAt := fileMixinFields0[2].Descriptor()
+	// file.DefaultCreatedAt holds the default value on creation for the created_at field.
+	file.DefaultCreatedAt = fileDescCreatedAt.Default.(func() time.Time)
+	// fileDescModifiedAt is the schema descriptor for modified_at field.
+	fileDescModifiedAt := fileMixinFields0[3].Descriptor()
+	// file.DefaultModifiedAt holds the default value on creation for the modified_at field.
+	file.DefaultModifiedAt = fileDescModifiedAt.Default.(func() time.Time)
+	// file.UpdateDefaultModifiedAt holds the default value on update for the modified_at field.
+	file.UpdateDefaultModifiedAt = fileDescModifiedAt.UpdateDefault.(func() time.Time)
+	// fileDescFileName is the schema descriptor for file_name field.
+	fileDescFileName := fileFields[0].Descriptor()
+	// file.FileNameValidator is a validator for the "file_name" field. It is called by the builders before save.
+	file.FileNameValidator = fileDescFileName.Validators[0].(func(string) error)
+	// fileDescFileType is the schema descriptor for file_type field.
+	fileDescFileType := fileFields[1].Descriptor()
+	// file.FileTypeValidator is a validator for the "file_type" field. It is called by the builders before save.
+	file.FileTypeValidator = fileDescFileType.Validators[0].(func(string) error)
+	// fileDescStoreKey is the schema descriptor for store_key field.
+	fileDescStoreKey := fileFields[4].Descriptor()
+	// file.StoreKeyValidator is a validator for the "store_key" field. It is called by the builders before save.
+	file.StoreKeyValidator = fileDescStoreKey.Validators[0].(func(string) error)
+	// fileDescEvidenceSubmitted is the schema descriptor for evidence_submitted field.
+	fileDescEvidenceSubmitted := fileFields[5].Descriptor()
+	// file.DefaultEvidenceSubmitted holds the default value on creation for the evidence_submitted field.
+	file.DefaultEvidenceSubmitted = fileDescEvidenceSubmitted.Default.(bool)
+	// fileDescID is the schema descriptor for id field.
+	fileDescID := fileMixinFields0[0].Descriptor()
+	// file.DefaultID holds the default value on creation for the id field.
+	file.DefaultID = fileDescID.Default.(func() string)
+	// file.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	file.IDValidator = func() func(string) error {
+		validators := fileDescID.Validators
 		fns := [...]func(string) error{
 			validators[0].(func(string) error),
 			validators[1].(func(string) error),

@@ -30,6 +30,7 @@ func TestEveryStringColumnCountsCharacters(t *testing.T) {
 		"IncomingWebhook": IncomingWebhook{}, "Relay": Relay{},
 		"BlocklistEntry": BlocklistEntry{}, "BlocklistBatchJob": BlocklistBatchJob{}, "CardIssuer": CardIssuer{},
 		"ProfileAcquirer": ProfileAcquirer{},
+		"File":            File{},
 	}
 	if len(schemas) != len(migrate.Tables) {
 		t.Fatalf("%d schemas listed here, %d tables: list the new schema", len(schemas), len(migrate.Tables))

@@ -30,6 +30,7 @@ import (
 	"switchyard/graph/playground"
 	"switchyard/internal/auth"
 	"switchyard/internal/config"
+	"switchyard/internal/filestore"
 	"switchyard/internal/idempotency"
 	"switchyard/internal/mailer"
 	"switchyard/internal/redisconn"
@@ -45,6 +46,7 @@ import (
 	"switchyard/payments/connector"
 	"switchyard/payments/customer"
 	"switchyard/payments/events"
+	"switchyard/payments/files"
 	"switchyard/payments/gsm"
 	"switchyard/payments/inbound"
 	"switchyard/payments/merchant"
@@ -71,6 +73,8 @@ type App struct {
 	// The domain services, each with its dependencies given once.
 	Payments *payments.Service
 	Payouts  *payouts.Service
+	// Files are uploaded files (dispute evidence).
+	Files *files.Service
 	// Subscriptions is billing: subscriptions, invoices, renewals.
 	Subscriptions *subscriptions.Service
 	Merchants     *merchant.Service
@@ -221,7 +225,8 @@ func (a *App) wireDomain(box *secrets.Box, opts Options) {
 	a.CardIssuers, a.Acquirers, a.ThreeDSDecision = cardissuers.New(db), acquirers.New(db), threedsdecision.New(db)
 	a.Routing = routing.New(db).WithOutcomes(redisstore.NewRoutingOutcomes(a.Redis.Client))
 	a.Analytics = analytics.New(db)
-	a.Payments = payments.New(payments.Deps{DB: db, Box: box, Connectors: a.Connectors, Customers: a.Customers,
+	a.Files = files.New(files.Deps{DB: db, Store: a.fileStore()})
+	a.Payments = payments.New(payments.Deps{Files: a.Files, DB: db, Box: box, Connectors: a.Connectors, Customers: a.Customers,
 		Routing: a.Routing, GSM: a.GSM, Blocklist: a.Blocklist, Events: a.Events, PublicURL: strings.TrimRight(a.Config.PublicURL, "/"), Render: render,
 		RecoveryAfter: a.Config.RecoveryAfter, ResponseHashKey: a.Merchants.ProfileHashKey, ExportBatch: opts.ExportBatch})
 	a.Payouts = payouts.New(payouts.Deps{DB: db, Box: box, Vault: redisstore.NewVault(a.Redis.Client), Customers: a.Customers,
@@ -235,6 +240,17 @@ func (a *App) wireDomain(box *secrets.Box, opts Options) {
 	a.Users = users.New(users.Deps{DB: db, Box: box, Sessions: redisstore.NewSessions(a.Redis.Client),
 		Failures: redisstore.NewSignInFailures(a.Redis.Client), Provisioner: a, Policy: a.userPolicy(),
 		InviteURL: strings.TrimRight(a.Config.PublicURL, "/") + web.Path + "/invite#", Mailer: a.invitationMailer()})
+}
+
+// fileStore is where uploaded files' bytes go (SWITCHYARD_FILE_STORE,
+// checked by the configuration).
+func (a *App) fileStore() files.Store {
+	c := a.Config
+	if c.FileStore == "s3" {
+		return &filestore.S3Store{Endpoint: c.S3Endpoint, Bucket: c.S3Bucket, Region: c.S3Region,
+			AccessKeyID: c.S3AccessKeyID, SecretAccessKey: c.S3SecretAccessKey}
+	}
+	return filestore.DirStore{Dir: c.FileStoreDir}
 }
 
 // invitationMailer sends invitations' links when SWITCHYARD_SMTP_URL is
@@ -312,6 +328,7 @@ func (a *App) routes(reg *prometheus.Registry) http.Handler {
 		Events:          a.Events,
 		Auth:            a.Auth,
 		Idempotency:     idem,
+		Files:           a.Files,
 		Webhooks:        a.Webhooks,
 		SDKURL:          a.Config.SDKURL,
 		Ready: map[string]rest.Checker{

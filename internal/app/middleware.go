@@ -97,7 +97,7 @@ func instrument(next http.Handler, log *slog.Logger, m *metrics) http.Handler {
 		ctx := withRequestID(r.Context(), reqID)
 		r = r.WithContext(ctx)
 		if r.Body != nil {
-			r.Body = http.MaxBytesReader(w, r.Body, maxBodyBytes)
+			r.Body = http.MaxBytesReader(w, r.Body, rest.BodyLimit(r, maxBodyBytes))
 		}
 		sw := &statusWriter{ResponseWriter: w}
 		defer func() {

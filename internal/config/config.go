@@ -133,6 +133,17 @@ type Config struct {
 	SMTPURL  string `env:"SWITCHYARD_SMTP_URL"`
 	SMTPFrom string `env:"SWITCHYARD_SMTP_FROM" envDefault:"Switchyard <no-reply@localhost>"`
 
+	// FileStore is where uploaded files' bytes live: "dir" (FileStoreDir,
+	// by default "files" under the data directory) or "s3", any
+	// S3-compatible object store (path-style requests, SigV4).
+	FileStore         string `env:"SWITCHYARD_FILE_STORE" envDefault:"dir"`
+	FileStoreDir      string `env:"SWITCHYARD_FILE_STORE_DIR"`
+	S3Endpoint        string `env:"SWITCHYARD_S3_ENDPOINT"`
+	S3Bucket          string `env:"SWITCHYARD_S3_BUCKET"`
+	S3Region          string `env:"SWITCHYARD_S3_REGION" envDefault:"us-east-1"`
+	S3AccessKeyID     string `env:"SWITCHYARD_S3_ACCESS_KEY_ID"`
+	S3SecretAccessKey string `env:"SWITCHYARD_S3_SECRET_ACCESS_KEY"`
+
 	Database          Database `env:"-"`
 	MasterKeyBytes    []byte   `env:"-"` // 32 bytes
 	RedisEmbedded     bool     `env:"-"` // RedisURL was empty: use in-process Redis
@@ -200,6 +211,24 @@ func (c *Config) validate() error {
 	}
 	if c.IdempotencyLease < time.Second || c.IdempotencyLease > time.Hour {
 		bad("SWITCHYARD_IDEMPOTENCY_LEASE", "must be between 1s and 1h, got %s", c.IdempotencyLease)
+	}
+	switch c.FileStore {
+	case "dir":
+		if c.FileStoreDir == "" {
+			c.FileStoreDir = filepath.Join(c.DataDir, "files")
+		}
+	case "s3":
+		for _, v := range [][2]string{{"SWITCHYARD_S3_ENDPOINT", c.S3Endpoint}, {"SWITCHYARD_S3_BUCKET", c.S3Bucket},
+			{"SWITCHYARD_S3_ACCESS_KEY_ID", c.S3AccessKeyID}, {"SWITCHYARD_S3_SECRET_ACCESS_KEY", c.S3SecretAccessKey}} {
+			if v[1] == "" {
+				bad(v[0], "is required with SWITCHYARD_FILE_STORE=s3")
+			}
+		}
+		if u, err := url.Parse(c.S3Endpoint); c.S3Endpoint != "" && (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {
+			bad("SWITCHYARD_S3_ENDPOINT", "want an http(s) URL, got %q", c.S3Endpoint)
+		}
+	default:
+		bad("SWITCHYARD_FILE_STORE", "want dir or s3, got %q", c.FileStore)
 	}
 	if c.RecoveryAfter < 100*time.Millisecond || c.RecoveryAfter > 24*time.Hour {
 		bad("SWITCHYARD_RECOVERY_AFTER", "must be between 100ms and 24h, got %s", c.RecoveryAfter)

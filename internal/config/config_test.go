@@ -197,6 +197,9 @@ func TestDefaults(t *testing.T) {
 		SessionMaxAge:        7 * 24 * time.Hour,
 		InvitationExpiry:     7 * 24 * time.Hour,
 		SMTPFrom:             "Switchyard <no-reply@localhost>",
+		FileStore:            "dir",
+		FileStoreDir:         filepath.Join(dir, "files"),
+		S3Region:             "us-east-1",
 		Database: Database{
 			Driver:   DriverSQLite,
 			DSN:      "file:" + filepath.Join(dir, "switchyard.db") + "?_pragma=foreign_keys(1)&_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)",

@@ -48,6 +48,7 @@ const (
 	BlocklistBatchJob        = "blkjob"
 	CardIssuer               = "issuer"
 	ProfileAcquirer          = "acq"
+	File                     = "file"
 )
 
 // idLen base62 characters carry 24·log2(62) ≈ 142.9 bits.

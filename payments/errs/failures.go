@@ -212,6 +212,22 @@ var (
 	// ErrDisputeStatusInvalid: the dispute's stage or status does not
 	// allow the operation.
 	ErrDisputeStatusInvalid = define("dispute_status_invalid", nil)
+	// ErrDisputeFailed: the connector did not take a dispute operation.
+	ErrDisputeFailed = define("dispute_failed", nil)
+	// ErrDisputeIDMissing: an evidence request names no dispute.
+	ErrDisputeIDMissing = define("dispute_id_missing", nil)
+
+	// ErrFileNotFound: no such uploaded file.
+	ErrFileNotFound = define("file_not_found", ErrNotFound)
+	// ErrFileInvalid: the file breaks a rule (its size, its type, or it
+	// is in submitted evidence and cannot be deleted).
+	ErrFileInvalid = define("file_invalid", nil)
+	// ErrFileMissing: an upload carries no file part.
+	ErrFileMissing = define("file_missing", nil)
+	// ErrFilePurposeMissing: an upload names no purpose, or an unknown one.
+	ErrFilePurposeMissing = define("file_purpose_missing", nil)
+	// ErrFileContentTypeMissing: an upload names no file type.
+	ErrFileContentTypeMissing = define("file_content_type_missing", nil)
 
 	// ErrBlocklistEntryNotFound: the merchant's blocklist has no such
 	// entry.

@@ -93,6 +93,14 @@ var hyperswitch = map[*Failure]wire{
 	ErrNoAuthenticationConnector:   {KindUnprocessable, "IR_29", typeInvalidRequest, "UnprocessableEntity", "No authentication_connector found for the profile"},
 
 	ErrDisputeStatusInvalid: {KindInvalid, "HE_03", typeInvalidRequest, "DisputeStatusValidationFailed", "Dispute status validation failed"},
+	ErrDisputeFailed:        {KindInvalid, "CE_08", typeInvalidRequest, "DisputeFailed", "Dispute operation failed while processing with connector. Retry operation"},
+	ErrDisputeIDMissing:     {KindInvalid, "IR_34", typeInvalidRequest, "MissingDisputeId", "Dispute id not found in the request"},
+
+	ErrFileNotFound:           {KindNotFound, "HE_04", typeInvalidRequest, "FileNotFound", "File does not exist in our records"},
+	ErrFileInvalid:            {KindInvalid, "HE_03", typeInvalidRequest, "FileValidationFailed", "File validation failed"},
+	ErrFileMissing:            {KindInvalid, "IR_33", typeInvalidRequest, "MissingFile", "File not found in the request"},
+	ErrFilePurposeMissing:     {KindInvalid, "IR_35", typeInvalidRequest, "MissingFilePurpose", "File purpose not found in the request or is invalid"},
+	ErrFileContentTypeMissing: {KindInvalid, "IR_36", typeInvalidRequest, "MissingFileContentType", "File content type not found"},
 
 	ErrWebhookAuthenticationFailed: {KindUnauthenticated, "WE_01", typeInvalidRequest, "WebhookAuthenticationFailed", "Webhook authentication failed"},
 	ErrWebhookBadRequest:           {KindInvalid, "WE_02", typeInvalidRequest, "WebhookBadRequest", "Bad request body received"},

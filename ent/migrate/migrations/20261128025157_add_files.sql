@@ -1,0 +1,2 @@
+-- Create "files" table
+CREATE TABLE `files` (`id` varchar(64) NOT NULL, `merchant_id` varchar(64) NOT NULL, `created_at` datetime(6) NOT NULL, `modified_at` datetime(6) NOT NULL, `file_name` varchar(255) NULL, `file_type` varchar(255) NOT NULL, `file_size` bigint NOT NULL, `purpose` enum('dispute_evidence') NOT NULL, `store_key` varchar(255) NOT NULL, `evidence_submitted` bool NOT NULL DEFAULT 0, PRIMARY KEY (`id`)) CHARSET utf8mb4 COLLATE utf8mb4_bin;

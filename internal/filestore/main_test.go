@@ -1,0 +1,9 @@
+package filestore_test
+
+import (
+	"testing"
+
+	"switchyard/internal/testenv"
+)
+
+func TestMain(m *testing.M) { testenv.Main(m) }
