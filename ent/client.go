@@ -412,20 +412,13 @@ func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIKey, c.AuditEntry, c.Authentication, c.BillingSubscription,
 		c.BlocklistBatchJob, c.BlocklistEntry, c.Capture, c.CardIssuer, c.Coupon,
-		c.Customer, c.Dispute, c.Event, c.EventDeliveryAttempt, c.GsmRule,
+		c.Customer, c.Dispute, c.Event, c.EventDeliveryAttempt, c.File, c.GsmRule,
 		c.IncomingWebhook, c.IncrementalAuthorization, c.Invitation, c.Invoice,
 		c.ItemPrice, c.Mandate, c.Membership, c.MerchantAccount,
 		c.MerchantConnectorAccount, c.Organization, c.PaymentAttempt, c.PaymentIntent,
 		c.PaymentMethod, c.Payout, c.PayoutAttempt, c.Profile, c.ProfileAcquirer,
 		c.Refund, c.Relay, c.RoutingAlgorithm, c.SubscriptionItem, c.TestClock, c.User,
 		c.WebhookDeliveryTask,
-		c.APIKey, c.AuditEntry, c.Authentication, c.BillingSubscription, c.Capture,
-		c.Coupon, c.Customer, c.Dispute, c.Event, c.EventDeliveryAttempt, c.File,
-		c.GsmRule, c.IncrementalAuthorization, c.Invitation, c.Invoice, c.ItemPrice,
-		c.Mandate, c.Membership, c.MerchantAccount, c.MerchantConnectorAccount,
-		c.PaymentAttempt, c.PaymentIntent, c.PaymentMethod, c.Payout, c.PayoutAttempt,
-		c.Profile, c.Refund, c.RoutingAlgorithm, c.SubscriptionItem, c.TestClock,
-		c.User, c.WebhookDeliveryTask,
 	} {
 		n.Use(hooks...)
 	}
@@ -437,20 +430,13 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIKey, c.AuditEntry, c.Authentication, c.BillingSubscription,
 		c.BlocklistBatchJob, c.BlocklistEntry, c.Capture, c.CardIssuer, c.Coupon,
-		c.Customer, c.Dispute, c.Event, c.EventDeliveryAttempt, c.GsmRule,
+		c.Customer, c.Dispute, c.Event, c.EventDeliveryAttempt, c.File, c.GsmRule,
 		c.IncomingWebhook, c.IncrementalAuthorization, c.Invitation, c.Invoice,
 		c.ItemPrice, c.Mandate, c.Membership, c.MerchantAccount,
 		c.MerchantConnectorAccount, c.Organization, c.PaymentAttempt, c.PaymentIntent,
 		c.PaymentMethod, c.Payout, c.PayoutAttempt, c.Profile, c.ProfileAcquirer,
 		c.Refund, c.Relay, c.RoutingAlgorithm, c.SubscriptionItem, c.TestClock, c.User,
 		c.WebhookDeliveryTask,
-		c.APIKey, c.AuditEntry, c.Authentication, c.BillingSubscription, c.Capture,
-		c.Coupon, c.Customer, c.Dispute, c.Event, c.EventDeliveryAttempt, c.File,
-		c.GsmRule, c.IncrementalAuthorization, c.Invitation, c.Invoice, c.ItemPrice,
-		c.Mandate, c.Membership, c.MerchantAccount, c.MerchantConnectorAccount,
-		c.PaymentAttempt, c.PaymentIntent, c.PaymentMethod, c.Payout, c.PayoutAttempt,
-		c.Profile, c.Refund, c.RoutingAlgorithm, c.SubscriptionItem, c.TestClock,
-		c.User, c.WebhookDeliveryTask,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -6414,10 +6400,24 @@ func (c *WebhookDeliveryTaskClient) mutate(ctx context.Context, m *WebhookDelive
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		APIKey, AuditEntry, Authentication, BillingSubscription, BlocklistBatchJob, BlocklistEntry, Capture, CardIssuer, Coupon, Customer, Dispute, Event, EventDeliveryAttempt, File, GsmRule, IncomingWebhook, IncrementalAuthorization, Invitation, Invoice, ItemPrice, Mandate, Membership, MerchantAccount, MerchantConnectorAccount, Organization, PaymentAttempt, PaymentIntent, PaymentMethod, Payout, PayoutAttempt, Profile, ProfileAcquirer, Refund, Relay, RoutingAlgorithm, SubscriptionItem, TestClock, User, WebhookDeliveryTask []ent.Hook
+		APIKey, AuditEntry, Authentication, BillingSubscription, BlocklistBatchJob,
+		BlocklistEntry, Capture, CardIssuer, Coupon, Customer, Dispute, Event,
+		EventDeliveryAttempt, File, GsmRule, IncomingWebhook, IncrementalAuthorization,
+		Invitation, Invoice, ItemPrice, Mandate, Membership, MerchantAccount,
+		MerchantConnectorAccount, Organization, PaymentAttempt, PaymentIntent,
+		PaymentMethod, Payout, PayoutAttempt, Profile, ProfileAcquirer, Refund, Relay,
+		RoutingAlgorithm, SubscriptionItem, TestClock, User,
+		WebhookDeliveryTask []ent.Hook
 	}
 	inters struct {
-		APIKey, AuditEntry, Authentication, BillingSubscription, BlocklistBatchJob, BlocklistEntry, Capture, CardIssuer, Coupon, Customer, Dispute, Event, EventDeliveryAttempt, File, GsmRule, IncomingWebhook, IncrementalAuthorization, Invitation, Invoice, ItemPrice, Mandate, Membership, MerchantAccount, MerchantConnectorAccount, Organization, PaymentAttempt, PaymentIntent, PaymentMethod, Payout, PayoutAttempt, Profile, ProfileAcquirer, Refund, Relay, RoutingAlgorithm, SubscriptionItem, TestClock, User, WebhookDeliveryTask []ent.Interceptor
+		APIKey, AuditEntry, Authentication, BillingSubscription, BlocklistBatchJob,
+		BlocklistEntry, Capture, CardIssuer, Coupon, Customer, Dispute, Event,
+		EventDeliveryAttempt, File, GsmRule, IncomingWebhook, IncrementalAuthorization,
+		Invitation, Invoice, ItemPrice, Mandate, Membership, MerchantAccount,
+		MerchantConnectorAccount, Organization, PaymentAttempt, PaymentIntent,
+		PaymentMethod, Payout, PayoutAttempt, Profile, ProfileAcquirer, Refund, Relay,
+		RoutingAlgorithm, SubscriptionItem, TestClock, User,
+		WebhookDeliveryTask []ent.Interceptor
 	}
 )
 
