@@ -59,7 +59,7 @@ func servedOpenAPI(mux *http.ServeMux, alsoServed func(method, path string) bool
 			for method, op := range ops {
 				concrete := pathParam.ReplaceAllString(path, "x")
 				probe := &http.Request{Method: strings.ToUpper(method), URL: &url.URL{Path: concrete}, Host: "switchyard"}
-				if _, pattern := mux.Handler(probe); (pattern != "" && pattern != "/" && !isNotSupported(pattern)) || alsoServed(probe.Method, concrete) {
+				if _, pattern := mux.Handler(probe); (servesPath(pattern, path) && !isNotSupported(pattern)) || alsoServed(probe.Method, concrete) {
 					kept[method] = op
 				}
 			}
@@ -75,6 +75,32 @@ func servedOpenAPI(mux *http.ServeMux, alsoServed func(method, path string) bool
 	}
 	out["servers"] = []any{map[string]any{"url": "/"}}
 	return json.Marshal(out)
+}
+
+// servesPath reports whether the mux pattern that answers a request to the
+// documented path (its parameters filled in) was registered for that path:
+// the same segments, a wildcard for each parameter and the same literal
+// elsewhere. A wildcard that swallows a literal segment ("GET
+// /disputes/{dispute_id}" answering "/disputes/filter") serves another
+// operation, however it answers.
+func servesPath(pattern, path string) bool {
+	if i := strings.IndexByte(pattern, ' '); i >= 0 {
+		pattern = pattern[i+1:]
+	}
+	if pattern == "" || pattern == "/" {
+		return false
+	}
+	got, want := strings.Split(pattern, "/"), strings.Split(path, "/")
+	if len(got) != len(want) {
+		return false
+	}
+	for i, seg := range want {
+		wild := strings.HasPrefix(got[i], "{") && strings.HasSuffix(got[i], "}")
+		if pathParam.MatchString(seg) != wild || !wild && got[i] != seg {
+			return false
+		}
+	}
+	return true
 }
 
 // openAPIHandler serves servedOpenAPI, built once on first use.
