@@ -56,6 +56,9 @@ export const mutationAccess = {
   "advanceTestClock": [
     "OPERATOR"
   ],
+  "attachDisputeEvidence": [
+    "OPERATOR"
+  ],
   "cancelPayment": [
     "OPERATOR"
   ],
@@ -164,6 +167,9 @@ export const mutationAccess = {
     "VIEWER"
   ],
   "signUp": "public",
+  "submitDisputeEvidence": [
+    "OPERATOR"
+  ],
   "switchMerchant": [
     "DEVELOPER",
     "OPERATOR",
