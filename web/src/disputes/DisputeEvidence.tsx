@@ -16,6 +16,7 @@ import {
   evidenceFileTypes,
   evidenceLabel,
   evidenceToSubmit,
+  hasEvidence,
   fitsEvidenceCap,
   toBase64,
   type EvidenceFileType,
@@ -103,9 +104,14 @@ function SubmitEvidence(props: { disputeID: string; evidence: Record<string, unk
   const [state, submitEvidence] = useKeyedMutation(SubmitDisputeEvidenceMutation);
   const had = props.evidence?.["uncategorized_text"];
   const [text, setText] = useState(typeof had === "string" ? had : "");
+  const [problem, setProblem] = useState<string | null>(null);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (state.fetching) return;
+    // The API takes an empty submission, which would challenge the dispute
+    // with nothing to show: the connector would decide against it.
+    if (!hasEvidence(text, props.evidence)) return setProblem("Attach a file or write the text first: there is no evidence to submit.");
+    setProblem(null);
     const res = await submitEvidence({ id: props.disputeID, evidence: evidenceToSubmit(text, props.evidence) });
     if (res.data) props.done();
   };
@@ -117,7 +123,7 @@ function SubmitEvidence(props: { disputeID: string; evidence: Record<string, unk
         <textarea id="uncategorized-text" rows={4} value={text} onChange={(e) => setText(e.target.value)} />
       </div>
       <p>Submitting sends the files attached and this text to the connector; the dispute is challenged until it decides.</p>
-      <SubmitRow label="Submit evidence" busy={state.fetching} error={state.error} />
+      <SubmitRow label="Submit evidence" busy={state.fetching} text={problem} error={problem ? undefined : state.error} />
     </form>
   );
 }

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { base64Length, evidenceActions, evidenceEntries, evidenceLabel, evidenceToSubmit, fitsEvidenceCap, maxEvidenceBase64, toBase64 } from "./evidence";
+import {
+  base64Length,
+  evidenceActions,
+  evidenceEntries,
+  evidenceLabel,
+  evidenceToSubmit,
+  fitsEvidenceCap,
+  hasEvidence,
+  maxEvidenceBase64,
+  toBase64,
+} from "./evidence";
 
 describe("dispute evidence", () => {
   it("lists the files in EvidenceType order, then the text, leaving out empty members", () => {
@@ -62,5 +72,12 @@ describe("dispute evidence", () => {
     expect(evidenceToSubmit("  win  ", { receipt: "file_1" })).toEqual({ uncategorized_text: "win" });
     expect(evidenceToSubmit("win", { uncategorized_text: "win" })).toEqual({});
     expect(evidenceToSubmit("", { uncategorized_text: "win" })).toEqual({});
+  });
+
+  it("has nothing to submit without a member on the dispute or text", () => {
+    expect(hasEvidence("  ", null)).toBe(false);
+    expect(hasEvidence("", { receipt: "" })).toBe(false);
+    expect(hasEvidence("", { receipt: "file_1" })).toBe(true);
+    expect(hasEvidence("win", {})).toBe(true);
   });
 });

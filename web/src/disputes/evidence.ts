@@ -93,3 +93,8 @@ export function evidenceToSubmit(text: string, current: Record<string, unknown> 
   const given = text.trim();
   return given !== "" && given !== had ? { uncategorized_text: given } : {};
 }
+
+/** Whether submitting would send any evidence: a member already on the dispute, or the text given. */
+export function hasEvidence(text: string, current: Record<string, unknown> | null | undefined): boolean {
+  return text.trim() !== "" || evidenceEntries(current).length > 0;
+}
