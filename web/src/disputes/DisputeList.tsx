@@ -1,11 +1,11 @@
 // The disputes list: the merchant's disputes newest first, 20 a page with a
-// cursor pager, each linking to its payment, with Accept for the roles
+// cursor pager, each linking to its page and its payment, with Accept for the roles
 // acceptDispute allows while the dispute is open or challenged; filtered by
 // what the URL says (./filters: statuses, stages, creation days, payment id).
 import { useQuery } from "urql";
 import { Checkboxes, DayFields, DaysHint, PaymentIDField, StatusChecks } from "../layout/FilterForm";
 import { FilteredList, useFilteredPages } from "../layout/FilteredList";
-import { PaymentLink } from "../layout/Link";
+import { DisputeLink, PaymentLink } from "../layout/Link";
 import { MoneyCell } from "../layout/Table";
 import { Time } from "../layout/TimeZone";
 import type { Role } from "../lib/roles";
@@ -43,7 +43,9 @@ export function DisputeList({ role }: { role: Role }) {
       ]}
       row={(d) => (
         <tr key={d.id} data-dispute-id={d.disputeID}>
-          <td>{d.disputeID}</td>
+          <td>
+            <DisputeLink id={d.disputeID} />
+          </td>
           <td>
             <PaymentLink id={d.payment.paymentID} />
           </td>

@@ -21,3 +21,8 @@ export function PayoutLink({ id }: { id: string }) {
 export function SubscriptionLink({ id }: { id: string }) {
   return <Link to={`/subscriptions/${encodeURIComponent(id)}`}>{id}</Link>;
 }
+
+/** A link to a dispute's page, named by its dispute id. */
+export function DisputeLink({ id }: { id: string }) {
+  return <Link to={`/disputes/${encodeURIComponent(id)}`}>{id}</Link>;
+}

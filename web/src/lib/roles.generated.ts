@@ -60,6 +60,9 @@ export const mutationAccess = {
   "advanceTestClock": [
     "OPERATOR"
   ],
+  "attachDisputeEvidence": [
+    "OPERATOR"
+  ],
   "cancelPayment": [
     "OPERATOR"
   ],
@@ -174,6 +177,9 @@ export const mutationAccess = {
     "VIEWER"
   ],
   "signUp": "public",
+  "submitDisputeEvidence": [
+    "OPERATOR"
+  ],
   "switchMerchant": [
     "DEVELOPER",
     "OPERATOR",

@@ -19,6 +19,7 @@ import { Time } from "../layout/TimeZone";
 import { nodesOf } from "../lib/connection";
 import { SubmitRow } from "../layout/SubmitRow";
 import { BackLink, Missing } from "../layout/Missing";
+import { DisputeLink } from "../layout/Link";
 import { ActionForms, useActionForm } from "../layout/ActionForms";
 import { DetailPage } from "../layout/DetailPage";
 import { MoneySteps } from "./MoneySteps";
@@ -94,7 +95,9 @@ export function PaymentDetail({ id, role }: { id: string; role: Role }) {
         rows={disputes}
         row={(d) => (
           <tr key={d.id}>
-            <td>{d.id}</td>
+            <td>
+              <DisputeLink id={d.id} />
+            </td>
             <td>{d.disputeStage.replaceAll("_", " ")}</td>
             <StatusCell value={d.disputeStatus} />
             <MoneyCell amount={d.amount} currency={d.currency} />
