@@ -62,6 +62,7 @@ func Register(mux *http.ServeMux, d Deps) {
 	registerAccounts(a, d.Merchants)
 	registerProfiles(a, d.Merchants)
 	registerConnectors(a, d.Connectors)
+	registerConnectorWebhooks(a, d.Payments)
 	registerRefunds(a, d.Payments)
 	registerDisputes(a, d.Payments)
 	registerFiles(a, d.Files)

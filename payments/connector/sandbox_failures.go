@@ -69,8 +69,9 @@ type SandboxFailures struct {
 
 // sandboxMembers are the members the sandbox object takes, in the order
 // its errors are checked.
-// required_fields is SandboxRequiredFields'.
-var sandboxMembers = []string{"failure_rate", "error_code", "error_message", "outage", "timeout", "required_fields"}
+// required_fields is SandboxRequiredFields'; webhooks is
+// SandboxWebhooksMember.
+var sandboxMembers = []string{"failure_rate", "error_code", "error_message", "outage", "timeout", "webhooks", "required_fields"}
 
 // ParseSandboxFailures reads the sandbox object of a connector account's
 // metadata. Only that member is checked, and only its own members: absent
@@ -111,6 +112,8 @@ func ParseSandboxFailures(metadata map[string]any) (SandboxFailures, error) {
 			f.Outage, err = sandboxBool(field, v)
 		case "timeout":
 			f.Timeout, err = sandboxBool(field, v)
+		case SandboxWebhooksMember:
+			_, err = sandboxBool(field, v) // read by the simulator's webhook sender
 		}
 		if err != nil {
 			return SandboxFailures{}, err
