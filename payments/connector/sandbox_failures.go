@@ -87,7 +87,7 @@ func ParseSandboxFailures(metadata map[string]any) (SandboxFailures, error) {
 	const path = "metadata." + SandboxMetadataKey
 	obj, ok := raw.(map[string]any)
 	if !ok {
-		return f, errs.InvalidValue(path, "must be an object with failure_rate, error_code, error_message, outage, timeout or required_fields")
+		return f, errs.InvalidValue(path, "must be an object with failure_rate, error_code, error_message, outage, timeout, webhooks or required_fields")
 	}
 	for _, k := range slices.Sorted(maps.Keys(obj)) {
 		if !slices.Contains(sandboxMembers, k) {
