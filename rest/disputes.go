@@ -78,6 +78,7 @@ func registerDisputes(a *api, svc *payments.Service) {
 	// it is the merchant's, as Hyperswitch answers an API key.
 	a.handle("GET /disputes/profile/list", MerchantOrAdmin, list)
 	registerDisputeEvidence(a, svc)
+	registerDisputeSummaries(a, svc)
 }
 
 // disputeListFilter reads GET /disputes/list's query strictly (see

@@ -81,6 +81,7 @@ func Register(mux *http.ServeMux, d Deps) {
 	registerOrganizations(a, d.Merchants)
 	registerProfiles(a, d.Merchants)
 	registerConnectors(a, d.Connectors)
+	registerConnectorWebhooks(a, d.Payments)
 	registerRefunds(a, d.Payments)
 	registerDisputes(a, d.Payments)
 	registerFiles(a, d.Files)

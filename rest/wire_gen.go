@@ -1481,6 +1481,40 @@ type payoutFiltersBody struct {
 	PayoutMethod []string `json:"payout_method"`
 }
 
+// disputeFiltersBody is the spec's DisputeListFilters.
+type disputeFiltersBody struct {
+	Connector     map[string][]merchantConnectorInfo `json:"connector"`
+	Currency      []string                           `json:"currency"`
+	DisputeStatus []string                           `json:"dispute_status"`
+	DisputeStage  []string                           `json:"dispute_stage"`
+}
+
+// merchantConnectorInfo is the spec's MerchantConnectorInfo.
+type merchantConnectorInfo struct {
+	ConnectorLabel      string `json:"connector_label"`
+	MerchantConnectorID string `json:"merchant_connector_id"`
+	ConnectorType       string `json:"connector_type"`
+}
+
+// disputesAggregateBody is the spec's DisputesAggregateResponse.
+type disputesAggregateBody struct {
+	StatusWithCount map[string]int64 `json:"status_with_count"`
+}
+
+// connectorWebhookRegisterRequest is the spec's ConnectorWebhookRegisterRequest.
+type connectorWebhookRegisterRequest struct {
+	EventType json.RawMessage `json:"event_type"`
+}
+
+// connectorWebhookRegisterResponse is the spec's RegisterConnectorWebhookResponse.
+type connectorWebhookRegisterResponse struct {
+	EventType                 json.RawMessage `json:"event_type"`
+	ConnectorWebhookID        *string         `json:"connector_webhook_id"`
+	WebhookRegistrationStatus *string         `json:"webhook_registration_status"`
+	ErrorCode                 *string         `json:"error_code"`
+	ErrorMessage              *string         `json:"error_message"`
+}
+
 // payoutRequest is Hyperswitch's PayoutsCreateRequest, which
 // PayoutUpdateRequest and PayoutConfirmRequest share (a closed object:
 // Hyperswitch's PayoutCreateRequest denies unknown fields).

@@ -212,6 +212,20 @@ func (s *Service) GetAccount(ctx context.Context, id string) (*AccountView, erro
 	return s.view(row)
 }
 
+// lockAccount reads one of the caller's connector accounts for update in
+// tx; any other id, foreign or unknown, is HE_02.
+func (s *Service) lockAccount(ctx context.Context, tx *ent.Tx, id string) (*ent.MerchantConnectorAccount, error) {
+	cur, err := txn.ForUpdate(s.db, connectorAccounts(ctx, tx.MerchantConnectorAccount).
+		Where(merchantconnectoraccount.ID(id))).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, errAccountNotFound()
+	}
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	return cur, nil
+}
+
 // ListAccounts returns the caller's connector accounts, newest first.
 func (s *Service) ListAccounts(ctx context.Context) ([]*AccountView, error) {
 	if err := s.db.RequireMerchant(ctx); err != nil {
@@ -239,13 +253,9 @@ func (s *Service) UpdateAccount(ctx context.Context, id string, p AccountPatch) 
 		return nil, err
 	}
 	return s.writeAccount(ctx, func(tx *ent.Tx) (*accountWrite, error) {
-		cur, err := txn.ForUpdate(s.db, connectorAccounts(ctx, tx.MerchantConnectorAccount).
-			Where(merchantconnectoraccount.ID(id))).Only(ctx)
-		if ent.IsNotFound(err) {
-			return nil, errAccountNotFound()
-		}
+		cur, err := s.lockAccount(ctx, tx, id)
 		if err != nil {
-			return nil, errs.Internal(err)
+			return nil, err
 		}
 		label := cur.ConnectorLabel
 		if p.ConnectorLabel != nil && *p.ConnectorLabel != cur.ConnectorLabel {
@@ -275,13 +285,9 @@ type DeletedAccount struct {
 func (s *Service) DeleteAccount(ctx context.Context, id string) (*DeletedAccount, error) {
 	var out *DeletedAccount
 	err := s.db.InTx(ctx, func(tx *ent.Tx) error {
-		cur, err := txn.ForUpdate(s.db, connectorAccounts(ctx, tx.MerchantConnectorAccount).
-			Where(merchantconnectoraccount.ID(id))).Only(ctx)
-		if ent.IsNotFound(err) {
-			return errAccountNotFound()
-		}
+		cur, err := s.lockAccount(ctx, tx, id)
 		if err != nil {
-			return errs.Internal(err)
+			return err
 		}
 		if err := tx.MerchantConnectorAccount.DeleteOne(cur).Exec(ctx); err != nil {
 			if ent.IsNotFound(err) {

@@ -73,7 +73,8 @@ type SandboxFailures struct {
 
 // sandboxMembers are the members the sandbox object takes, in the order
 // its errors are checked.
-// required_fields is SandboxRequiredFields'.
+// required_fields is SandboxRequiredFields'; webhooks is
+// SandboxWebhooksMember (registering a connector webhook sets it).
 var sandboxMembers = []string{"failure_rate", "error_code", "error_message", "outage", "timeout", "webhooks", "required_fields"}
 
 // ParseSandboxFailures reads the sandbox object of a connector account's
@@ -115,7 +116,7 @@ func ParseSandboxFailures(metadata map[string]any) (SandboxFailures, error) {
 			f.Outage, err = sandboxBool(field, v)
 		case "timeout":
 			f.Timeout, err = sandboxBool(field, v)
-		case "webhooks":
+		case SandboxWebhooksMember:
 			f.Webhooks, err = sandboxBool(field, v)
 		}
 		if err != nil {

@@ -178,6 +178,7 @@ func TestParseSandboxFailures(t *testing.T) {
 		`{"sandbox": null}`:                {},
 		`{"sandbox": {}}`:                  {},
 		`{"sandbox": {"failure_rate": 0}}`: {},
+		`{"sandbox": {"webhooks": true}}`:  {},
 		`{"sandbox": {"failure_rate": 1, "error_code": "do_not_honor", "error_message": "No.", "outage": false, "timeout": true}}`: {
 			FailureRate: 1, ErrorCode: "do_not_honor", ErrorMessage: "No.", Timeout: true},
 		`{"sandbox": {"failure_rate": 0.25, "error_code": null, "outage": true}}`: {FailureRate: 0.25, Outage: true},
@@ -198,6 +199,7 @@ func TestParseSandboxFailures(t *testing.T) {
 		`{"sandbox": {"error_message": {}}}`:                             "metadata.sandbox.error_message",
 		`{"sandbox": {"outage": "true"}}`:                                "metadata.sandbox.outage",
 		`{"sandbox": {"timeout": 1}}`:                                    "metadata.sandbox.timeout",
+		`{"sandbox": {"webhooks": "yes"}}`:                               "metadata.sandbox.webhooks",
 		`{"sandbox": {"error_code": "` + strings.Repeat("c", 65) + `"}}`: "metadata.sandbox.error_code",
 	} {
 		_, err := parse(js)
