@@ -146,6 +146,18 @@ func (s *Service) SubmitEvidence(ctx context.Context, in EvidenceInput) (*Disput
 	if _, err := s.files.Metadata(ctx, s.db.Client, fileIDs); err != nil {
 		return nil, err
 	}
+	res, err := s.sendEvidence(ctx, d, ev)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.recordEvidence(ctx, in.DisputeID, ev, fileIDs, res); err != nil {
+		return nil, err
+	}
+	return s.GetDispute(ctx, in.DisputeID)
+}
+
+// sendEvidence sends the dispute's whole evidence ev to its connector.
+func (s *Service) sendEvidence(ctx context.Context, d *ent.Dispute, ev map[string]string) (*connector.DisputeResult, error) {
 	defender, acct, err := s.disputeDefender(ctx, d)
 	if err != nil {
 		return nil, err
@@ -163,8 +175,17 @@ func (s *Service) SubmitEvidence(ctx context.Context, in EvidenceInput) (*Disput
 	if err != nil {
 		return nil, errs.ErrDisputeFailed.New().WithCause(err)
 	}
-	err = s.db.InTx(ctx, func(tx *ent.Tx) error {
-		d, err := s.lockDispute(ctx, tx, in.DisputeID)
+	return res, nil
+}
+
+// recordEvidence writes what the connector answered to submitted evidence
+// ev: the dispute's evidence and status, its files locked against
+// deletion and its event, in one transaction, rechecked under the
+// dispute's lock.
+func (s *Service) recordEvidence(ctx context.Context, disputeID string, ev map[string]string, fileIDs []string,
+	res *connector.DisputeResult) error {
+	return s.db.InTx(ctx, func(tx *ent.Tx) error {
+		d, err := s.lockDispute(ctx, tx, disputeID)
 		if err != nil {
 			return err
 		}
@@ -188,10 +209,6 @@ func (s *Service) SubmitEvidence(ctx context.Context, in EvidenceInput) (*Disput
 		}
 		return s.emitDisputeEventOf(ctx, tx, d)
 	})
-	if err != nil {
-		return nil, err
-	}
-	return s.GetDispute(ctx, in.DisputeID)
 }
 
 // emitDisputeEventOf writes d's event with its payment's captured amount.

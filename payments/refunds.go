@@ -169,6 +169,22 @@ func decideRefund(pi *ent.PaymentIntent, refunded int64, asked *int64) (int64, e
 	return amount, nil
 }
 
+// refundIDFree refuses a merchant-chosen refund_id the merchant used
+// already (nil: Switchyard names the refund).
+func refundIDFree(ctx context.Context, tx *ent.Tx, refundID *string) error {
+	if refundID == nil {
+		return nil
+	}
+	taken, err := tx.Refund.Query().Where(refund.RefundID(*refundID)).Exist(ctx)
+	if err != nil {
+		return errs.Internal(err)
+	}
+	if taken {
+		return errs.Duplicate("Duplicate refund request. Refund already attempted with the refund ID")
+	}
+	return nil
+}
+
 // reserveRefund is a refund's reserve step, inside tx (the payment's row
 // locked): it checks the refund (decideRefund) and records it pending.
 func (s *Service) reserveRefund(ctx context.Context, tx *ent.Tx, in RefundInput, r *refundCall) error {
@@ -179,14 +195,8 @@ func (s *Service) reserveRefund(ctx context.Context, tx *ent.Tx, in RefundInput,
 	if err := refundableState(r.pi); err != nil {
 		return err // refused before reading what the refusal does not need
 	}
-	if in.RefundID != nil {
-		taken, err := tx.Refund.Query().Where(refund.RefundID(*in.RefundID)).Exist(ctx)
-		if err != nil {
-			return errs.Internal(err)
-		}
-		if taken {
-			return errs.Duplicate("Duplicate refund request. Refund already attempted with the refund ID")
-		}
+	if err := refundIDFree(ctx, tx, in.RefundID); err != nil {
+		return err
 	}
 	refunded, err := refundedSoFar(ctx, tx, r.pi.ID)
 	if err != nil {

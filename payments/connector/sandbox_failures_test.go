@@ -178,7 +178,7 @@ func TestParseSandboxFailures(t *testing.T) {
 		`{"sandbox": null}`:                {},
 		`{"sandbox": {}}`:                  {},
 		`{"sandbox": {"failure_rate": 0}}`: {},
-		`{"sandbox": {"webhooks": true}}`:  {},
+		`{"sandbox": {"webhooks": true}}`:  {Webhooks: true},
 		`{"sandbox": {"failure_rate": 1, "error_code": "do_not_honor", "error_message": "No.", "outage": false, "timeout": true}}`: {
 			FailureRate: 1, ErrorCode: "do_not_honor", ErrorMessage: "No.", Timeout: true},
 		`{"sandbox": {"failure_rate": 0.25, "error_code": null, "outage": true}}`: {FailureRate: 0.25, Outage: true},
