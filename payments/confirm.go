@@ -195,7 +195,7 @@ func (s *Service) prepareConfirm(ctx context.Context, tx *ent.Tx, merchantID str
 		return nil, err
 	}
 	mca := d.Candidates[0]
-	blocked, err := s.blockedCard(ctx, tx, merchantID, method)
+	blocked, err := s.blockedCard(ctx, tx, pi.ProfileID, method)
 	if err != nil {
 		return nil, err
 	}
@@ -228,11 +228,17 @@ func (s *Service) prepareConfirm(ctx context.Context, tx *ent.Tx, merchantID str
 // card method carries (Hyperswitch's guard_payment_against_blocklist): a
 // card given with its number, at confirm or from the vault. A saved card
 // or a mandate's is charged by token, and its number is not here to check.
-func (s *Service) blockedCard(ctx context.Context, tx *ent.Tx, merchantID string, method *customer.PaymentMethodInput) (bool, error) {
+// The guard is read with the profile's cached configuration, so a merchant
+// without it pays no statement for it.
+func (s *Service) blockedCard(ctx context.Context, tx *ent.Tx, profileID string, method *customer.PaymentMethodInput) (bool, error) {
 	if s.blocklist == nil || method.Card == nil || method.Card.Number == "" {
 		return false, nil
 	}
-	return s.blocklist.Blocked(ctx, tx, merchantID, blocklist.CardOf(method.Card.Number, s.customers.CardFingerprint))
+	pc, err := s.db.ProfileConfig(ctx, tx.Client(), profileID)
+	if err != nil || !pc.BlocklistGuard {
+		return false, err
+	}
+	return s.blocklist.Blocked(ctx, tx, blocklist.CardOf(method.Card.Number, s.customers.CardFingerprint))
 }
 
 // checkConfirm runs the refusals of a confirm of cur that come before its

@@ -40,7 +40,8 @@ func TestEveryStringLimitIsCheckedAtTheEdge(t *testing.T) {
 	c.uncheckedAnswers = true
 	c.do("POST", "/gsm", c.merchantKey(), gsmFuzzRule()).must(t, 200) // what /gsm/update changes
 	for _, op := range documentedOperations(t) {
-		if r := w.send(op, w.url(op, w.payments[paymentState(op.path)]), map[string]any{}); notServed(r) {
+		// A not-supported operation (501 IR_00) reads no body: nothing to limit.
+		if r := w.send(op, w.url(op, w.payments[paymentState(op.path)]), map[string]any{}); notServed(r) || r.errCode() == "IR_00" {
 			continue
 		}
 		type member struct {

@@ -204,15 +204,12 @@ func CardOf(number string, fingerprint func(string) string) Card {
 	return c
 }
 
-// Blocked reports, inside tx, whether the merchant's guard is on and its
-// blocklist holds the card's BIN, extended BIN or fingerprint (one
-// indexed lookup on (merchant_id, fingerprint_id)), as Hyperswitch's
-// validate_data_for_blocklist decides.
-func (s *Service) Blocked(ctx context.Context, tx *ent.Tx, merchantID string, c Card) (bool, error) {
-	on, err := tx.MerchantAccount.Query().Where(merchantaccount.ID(merchantID), merchantaccount.BlocklistGuardEnabled(true)).Exist(ctx)
-	if err != nil || !on {
-		return false, txn.ErrorOrNil(err, "merchant account")
-	}
+// Blocked reports, inside tx, whether the merchant's blocklist holds the
+// card's BIN, extended BIN or fingerprint (one indexed lookup on
+// (merchant_id, fingerprint_id)), as Hyperswitch's
+// validate_data_for_blocklist decides; the caller asks only when the
+// merchant's guard is on.
+func (s *Service) Blocked(ctx context.Context, tx *ent.Tx, c Card) (bool, error) {
 	var values []string
 	for _, v := range []string{c.BIN, c.ExtendedBIN, c.Fingerprint} {
 		if v != "" {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"switchyard/ent"
+	"switchyard/ent/merchantaccount"
 	"switchyard/ent/merchantconnectoraccount"
 	"switchyard/ent/profile"
 	"switchyard/internal/tenancy"
@@ -27,6 +28,10 @@ type ConfigVersions interface {
 type ProfileConfig struct {
 	Profile  *ent.Profile
 	Accounts []*ent.MerchantConnectorAccount
+	// BlocklistGuard is the merchant's blocklist guard (POST
+	// /blocklist/toggle): kept here so that a confirm reads it without a
+	// statement of its own.
+	BlocklistGuard bool
 }
 
 // configFor bounds how long a cached configuration is trusted without a
@@ -57,6 +62,7 @@ func (db *DB) UseConfigVersions(v ConfigVersions) {
 	bump := db.config.bumpAfter
 	db.Client.Profile.Use(bump)
 	db.Client.MerchantConnectorAccount.Use(bump)
+	db.Client.MerchantAccount.Use(bump) // the blocklist guard
 }
 
 // bumpAfter is the hook that bumps the merchant's version after a change to
@@ -253,7 +259,12 @@ func loadProfileConfig(ctx context.Context, client *ent.Client, id string) (*Pro
 	if err != nil {
 		return nil, errs.Internal(err)
 	}
-	return &ProfileConfig{Profile: prof, Accounts: slices.Clip(accounts)}, nil
+	guard, err := client.MerchantAccount.Query().
+		Where(merchantaccount.ID(prof.MerchantID), merchantaccount.BlocklistGuardEnabled(true)).Exist(ctx)
+	if err != nil {
+		return nil, errs.Internal(err)
+	}
+	return &ProfileConfig{Profile: prof, Accounts: slices.Clip(accounts), BlocklistGuard: guard}, nil
 }
 
 // loadProfile reads the profile of id ("" for the default).
