@@ -73,7 +73,7 @@ export function Blocklist({ role }: { role: Role }) {
         caption="Blocklist entries"
         testId="blocklist-entries"
         busy={fetching}
-        empty="Nothing is blocked."
+        empty={data && entries.length === 0 ? "Nothing is blocked." : null}
         columns={[{ label: "Blocked" }, { label: "Kind" }, { label: "Added" }, { label: "Actions" }]}
       >
         {entries.map((e) => (
