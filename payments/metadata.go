@@ -11,11 +11,13 @@ import (
 )
 
 // metadataUpdatableStates are the states update_metadata takes
-// (Hyperswitch's, for a payment already authorized or finished; before
-// that the payment's own update changes its metadata).
+// (Hyperswitch's payment_update_metadata: a payment confirmed, waiting on
+// its customer or finished; before confirm the payment's own update
+// changes its metadata).
 var metadataUpdatableStates = []paymentintent.Status{
 	paymentintent.StatusSucceeded, paymentintent.StatusFailed, paymentintent.StatusPartiallyCaptured,
 	paymentintent.StatusPartiallyCapturedAndCapturable, paymentintent.StatusRequiresCapture,
+	paymentintent.StatusRequiresCustomerAction,
 }
 
 // MetadataInput is Hyperswitch's PaymentsUpdateMetadataRequest: metadata

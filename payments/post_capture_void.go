@@ -69,7 +69,7 @@ func decidePostCaptureVoid(pi *ent.PaymentIntent, att *ent.PaymentAttempt, refun
 		return errs.ErrUnexpectedState.Newf("This Payment could not be cancelled post capture: a cancel is in progress")
 	}
 	if refunded {
-		return errs.ErrUnexpectedState.Newf("This Payment could not be cancelled post capture: it has been refunded")
+		return errs.PreconditionFailed("Post-capture void cannot be performed after a refund has been issued")
 	}
 	if !sameDay {
 		return errs.ErrUnexpectedState.Newf("This Payment could not be cancelled post capture: its capture has settled (a capture can be voided on the day it was made, UTC)")

@@ -221,7 +221,7 @@ func TestCancelPostCapture(t *testing.T) {
 			p := succeeded(t)
 			c.do("POST", "/refunds", c.merchantKey(), map[string]any{"payment_id": p, "amount": 100}).must(t, 200)
 			return p
-		}, "IR_14"},
+		}, "IR_16"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := tc.setup(t)
@@ -242,6 +242,17 @@ func TestUpdateMetadata(t *testing.T) {
 	}
 	if got := c.pay("GET", "/payments/"+id, nil).must(t, 200); got.obj()["metadata"].(map[string]any)["gift"] != true {
 		t.Fatalf("stored metadata: %s", got.Raw)
+	}
+	// A payment waiting on its customer (a 3-D Secure challenge) takes it too.
+	challenged := c.do("POST", "/payments", c.merchantKey(), payment(map[string]any{"confirm": true, "payment_method": "card",
+		"payment_method_data": card("4000000000003063"), "authentication_type": "three_ds"})).must(t, 200)
+	if challenged.str("status") != "requires_customer_action" {
+		t.Fatalf("the challenge card: %s", challenged.Raw)
+	}
+	r = c.do("POST", "/payments/"+challenged.str("payment_id")+"/update_metadata", c.merchantKey(),
+		map[string]any{"metadata": map[string]any{"step": "3ds"}}).must(t, 200)
+	if r.str("status") != "requires_customer_action" || r.obj()["metadata"].(map[string]any)["step"] != "3ds" {
+		t.Fatalf("metadata while the customer authenticates: %s", r.Raw)
 	}
 	fresh := c.pay("POST", "/payments", payment(nil)).must(t, 200).str("payment_id")
 	for _, tc := range []struct {
