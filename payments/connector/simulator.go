@@ -238,6 +238,11 @@ func (s *Simulator) Authorize(ctx context.Context, req *AuthorizeRequest) (*Paym
 		// (after a timeout, the only answer there is) reports it.
 		st.fail(d)
 		s.remember(ctx, req.AttemptID, st)
+		if !req.Sandbox.Outage {
+			// A connector that is down tells nothing; one that declined
+			// or timed out tells of the failure it recorded.
+			s.paymentChanged(ctx, req.Account, txnID, st, "")
+		}
 		if timedOut {
 			return nil, ErrSandboxTimeout
 		}
@@ -265,5 +270,6 @@ func (s *Simulator) Authorize(ctx context.Context, req *AuthorizeRequest) (*Paym
 		}
 	}
 	s.remember(ctx, req.AttemptID, st)
+	s.paymentChanged(ctx, req.Account, txnID, st, "")
 	return st.result(txnID), nil
 }
