@@ -42,12 +42,13 @@ func (s *Service) SyncPaymentOfConnector(ctx context.Context, mcaID, reference s
 }
 
 // SyncRefundOfConnector syncs the refund on connector account mcaID whose
-// connector refund id, or refund_id, is reference: a pending one is settled
+// connector refund id, refund_id, or id sent to the connector is
+// reference (the last names a refund whose answer was never recorded): a pending one is settled
 // as the connector's sync answers (the recovery pass's step); a settled one
 // is left as it is. It returns the refund_id; none is HE_02.
 func (s *Service) SyncRefundOfConnector(ctx context.Context, mcaID, reference string) (string, error) {
 	ref, err := s.db.Client.Refund.Query().Where(refund.MerchantConnectorID(mcaID),
-		refund.Or(refund.ConnectorRefundID(reference), refund.RefundID(reference))).First(ctx)
+		refund.Or(refund.ConnectorRefundID(reference), refund.RefundID(reference), refund.ID(reference))).First(ctx)
 	if ent.IsNotFound(err) {
 		return "", errRefundNotFound()
 	}

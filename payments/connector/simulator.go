@@ -241,7 +241,7 @@ func (s *Simulator) Authorize(ctx context.Context, req *AuthorizeRequest) (*Paym
 		if !req.Sandbox.Outage {
 			// A connector that is down tells nothing; one that declined
 			// or timed out tells of the failure it recorded.
-			s.paymentChanged(ctx, req.Account, txnID, st, "")
+			s.paymentChanged(ctx, req.Account, st, "")
 		}
 		if timedOut {
 			return nil, ErrSandboxTimeout
@@ -270,6 +270,6 @@ func (s *Simulator) Authorize(ctx context.Context, req *AuthorizeRequest) (*Paym
 		}
 	}
 	s.remember(ctx, req.AttemptID, st)
-	s.paymentChanged(ctx, req.Account, txnID, st, "")
+	s.paymentChanged(ctx, req.Account, st, "")
 	return st.result(txnID), nil
 }

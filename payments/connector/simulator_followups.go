@@ -55,7 +55,7 @@ func (s *Simulator) CompleteAuthentication(ctx context.Context, req *CompleteAut
 		st.succeed(req.AttemptID)
 	}
 	s.remember(ctx, req.AttemptID, st)
-	s.paymentChanged(ctx, req.Account, txnID, st, "")
+	s.paymentChanged(ctx, req.Account, st, "")
 	return st.result(txnID), nil
 }
 
@@ -67,7 +67,7 @@ func (s *Simulator) Capture(ctx context.Context, req *CaptureRequest) (*CaptureR
 	if req == nil {
 		return nil, nilRequest("capture")
 	}
-	txnID, st, err := beginOn(ctx, "capture", &req.Account, req.ConnectorTransactionID, req.ConnectorMetadata)
+	_, st, err := beginOn(ctx, "capture", &req.Account, req.ConnectorTransactionID, req.ConnectorMetadata)
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +106,7 @@ func (s *Simulator) Capture(ctx context.Context, req *CaptureRequest) (*CaptureR
 				st.Dispute = b.dispute
 			}
 			res.DisputeAfterSuccess = st.Dispute
-			s.paymentChanged(ctx, req.Account, txnID, st, "capture_"+strconv.Itoa(n))
+			s.paymentChanged(ctx, req.Account, st, "capture_"+strconv.Itoa(n))
 		}
 	}
 	if st != nil {
@@ -154,7 +154,7 @@ func (s *Simulator) Void(ctx context.Context, req *VoidRequest) (*PaymentResult,
 	}
 	st.Status = StatusVoided
 	s.remember(ctx, req.AttemptID, st)
-	s.paymentChanged(ctx, req.Account, txnID, st, "")
+	s.paymentChanged(ctx, req.Account, st, "")
 	return st.result(txnID), nil
 }
 
@@ -191,7 +191,7 @@ func (s *Simulator) Refund(ctx context.Context, req *RefundRequest) (*RefundResu
 	}
 	s.record(ctx, req.RefundID, res)
 	if !req.Sandbox.Outage {
-		s.queueWebhook(ctx, req.Account, webhookChange{Object: WebhookRefund, Reference: res.ConnectorRefundID,
+		s.queueWebhook(ctx, req.Account, webhookChange{Object: WebhookRefund, Reference: req.RefundID,
 			Change: map[bool]string{true: "succeeded", false: "failed"}[res.Status == RefundSucceeded]})
 	}
 	return res, nil

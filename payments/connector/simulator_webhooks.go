@@ -37,10 +37,13 @@ const (
 	WebhookPayout  WebhookObject = "payout"
 )
 
-// WebhookEvent is the body of a sandbox webhook. Reference is the
-// connector's own id of the object: its transaction id (sim_<attempt id>) for
-// a payment, its refund id (sim_ref_<refund id>) for a refund, its dispute id
-// for a dispute, its payout transaction id for a payout.
+// WebhookEvent is the body of a sandbox webhook. Reference names the
+// object: the attempt id for a payment or a payout, the refund's id for a
+// refund (the ids Switchyard sent, as Hyperswitch's connectors return the
+// PaymentAttemptId and RefundId references, so a webhook finds an object
+// whose answer was never recorded), the connector dispute id
+// (SandboxDisputeID) for a dispute. Switchyard also takes the connector's
+// transaction or refund id (sim_…).
 type WebhookEvent struct {
 	ID        string        `json:"id"`
 	Type      string        `json:"type"`
@@ -196,15 +199,15 @@ var paymentWebhookChanges = map[Status]string{
 	StatusVoided:     "voided",
 }
 
-// paymentChanged tells of the attempt's new state st (transaction txnID),
-// and of the dispute a successful charge opens (SandboxDisputeID). nth
-// tells apart repeated changes of one kind (captures, increments).
-func (s *Simulator) paymentChanged(ctx context.Context, acct Account, txnID string, st *state, nth string) {
+// paymentChanged tells of the new state st of the account's attempt, and
+// of the dispute a successful charge opens (SandboxDisputeID). nth tells
+// apart repeated changes of one kind (captures, increments).
+func (s *Simulator) paymentChanged(ctx context.Context, acct Account, st *state, nth string) {
 	change, ok := paymentWebhookChanges[st.Status]
 	if !ok {
 		return
 	}
-	s.queueWebhook(ctx, acct, webhookChange{Object: WebhookPayment, Reference: txnID, Change: change, Nth: nth})
+	s.queueWebhook(ctx, acct, webhookChange{Object: WebhookPayment, Reference: acct.AttemptID, Change: change, Nth: nth})
 	if st.Status == StatusCharged && st.Dispute != nil {
 		s.queueWebhook(ctx, acct, webhookChange{Object: WebhookDispute, Reference: SandboxDisputeID(acct.AttemptID), Change: "opened"})
 	}
