@@ -18,6 +18,7 @@ import (
 //	NetworkTransactionID    "sim_nti_" + AttemptID (successful cards)
 //	ConnectorCaptureID      "sim_cap_" + CaptureID ("sim_cap_" + AttemptID + "_" + n without one)
 //	ConnectorRefundID       "sim_ref_" + RefundID
+//	connector dispute id    "sim_dp_" + AttemptID (SandboxDisputeID)
 //	ConnectorMandateID      "sim_pm_" + behaviour + "_" + last4 + "_" + AttemptID
 //
 // Cards (Authorize with PaymentMethod.Type "card"):
