@@ -372,7 +372,7 @@ func (s *Service) openDispute(ctx context.Context, tx *ent.Tx, pi *ent.PaymentIn
 		SetCurrency(schematype.Currency(att.Currency)).
 		SetConnector(deref(att.Connector)).
 		SetConnectorStatus("needs_response").
-		SetConnectorDisputeID("sim_dp_" + att.ID).
+		SetConnectorDisputeID(connector.SandboxDisputeID(att.ID)).
 		SetConnectorReason(spec.Reason).
 		SetConnectorReasonCode(spec.ReasonCode).
 		SetChallengeRequiredBy(now.AddDate(0, 0, 7)).

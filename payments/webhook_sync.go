@@ -42,12 +42,13 @@ func (s *Service) SyncPaymentOfConnector(ctx context.Context, mcaID, reference s
 }
 
 // SyncRefundOfConnector syncs the refund on connector account mcaID whose
-// connector refund id, or refund_id, is reference: a pending one is settled
+// connector refund id, refund_id, or id sent to the connector is
+// reference (the last names a refund whose answer was never recorded): a pending one is settled
 // as the connector's sync answers (the recovery pass's step); a settled one
 // is left as it is. It returns the refund_id; none is HE_02.
 func (s *Service) SyncRefundOfConnector(ctx context.Context, mcaID, reference string) (string, error) {
 	ref, err := s.db.Client.Refund.Query().Where(refund.MerchantConnectorID(mcaID),
-		refund.Or(refund.ConnectorRefundID(reference), refund.RefundID(reference))).First(ctx)
+		refund.Or(refund.ConnectorRefundID(reference), refund.RefundID(reference), refund.ID(reference))).First(ctx)
 	if ent.IsNotFound(err) {
 		return "", errRefundNotFound()
 	}
@@ -66,10 +67,12 @@ func (s *Service) SyncRefundOfConnector(ctx context.Context, mcaID, reference st
 	return ref.RefundID, err
 }
 
-// DisputeOfConnector returns the dispute on connector account mcaID whose
-// connector dispute id, or dispute_id, is reference. The sandbox decides a
-// dispute when it opens it, so there is nothing to sync yet: the webhook is
-// acknowledged. None is HE_04.
+// DisputeOfConnector syncs the dispute on connector account mcaID whose
+// connector dispute id, or dispute_id, is reference, and returns its
+// dispute_id: a challenged one is decided if the connector's network has
+// decided (SyncDispute, as force_sync); any other is left as it is (the
+// sandbox's network opens a dispute with the charge that recorded it). None
+// is HE_04.
 func (s *Service) DisputeOfConnector(ctx context.Context, mcaID, reference string) (string, error) {
 	d, err := s.db.Client.Dispute.Query().Where(dispute.MerchantConnectorID(mcaID),
 		dispute.Or(dispute.ConnectorDisputeID(reference), dispute.ID(reference))).First(ctx)
@@ -79,5 +82,8 @@ func (s *Service) DisputeOfConnector(ctx context.Context, mcaID, reference strin
 	if err != nil {
 		return "", errs.Internal(err)
 	}
-	return d.ID, nil
+	if d.DisputeStatus == dispute.DisputeStatusDisputeChallenged {
+		_, err = s.SyncDispute(ctx, d.ID)
+	}
+	return d.ID, err
 }

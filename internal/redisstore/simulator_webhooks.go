@@ -30,9 +30,11 @@ func NewSimulatorWebhooks(rdb redis.UniversalClient, now func() time.Time) *Simu
 }
 
 // Queue adds a webhook (its encoding: connector.SandboxWebhook), due at
-// once. The same webhook queued twice is kept once.
-func (o *SimulatorWebhooks) Queue(ctx context.Context, webhook []byte) error {
-	return o.rdb.ZAdd(ctx, simulatorWebhooksKey, redis.Z{Score: float64(o.now().UnixMilli()), Member: string(webhook)}).Err()
+// due: no Claim returns it before then, so a change the sandbox makes later
+// (a dispute's decision) is told when it happens. The same webhook queued
+// twice is kept once, due at the later time.
+func (o *SimulatorWebhooks) Queue(ctx context.Context, webhook []byte, due time.Time) error {
+	return o.rdb.ZAddGT(ctx, simulatorWebhooksKey, redis.Z{Score: float64(due.UnixMilli()), Member: string(webhook)}).Err()
 }
 
 // ClaimedWebhook is a webhook a worker is delivering; Done removes it.

@@ -18,6 +18,7 @@ import (
 //	NetworkTransactionID    "sim_nti_" + AttemptID (successful cards)
 //	ConnectorCaptureID      "sim_cap_" + CaptureID ("sim_cap_" + AttemptID + "_" + n without one)
 //	ConnectorRefundID       "sim_ref_" + RefundID
+//	connector dispute id    "sim_dp_" + AttemptID (SandboxDisputeID)
 //	ConnectorMandateID      "sim_pm_" + behaviour + "_" + last4 + "_" + AttemptID
 //
 // Cards (Authorize with PaymentMethod.Type "card"):
@@ -238,6 +239,11 @@ func (s *Simulator) Authorize(ctx context.Context, req *AuthorizeRequest) (*Paym
 		// (after a timeout, the only answer there is) reports it.
 		st.fail(d)
 		s.remember(ctx, req.AttemptID, st)
+		if !req.Sandbox.Outage {
+			// A connector that is down tells nothing; one that declined
+			// or timed out tells of the failure it recorded.
+			s.paymentChanged(ctx, req.Account, st, "")
+		}
 		if timedOut {
 			return nil, ErrSandboxTimeout
 		}
@@ -265,5 +271,6 @@ func (s *Simulator) Authorize(ctx context.Context, req *AuthorizeRequest) (*Paym
 		}
 	}
 	s.remember(ctx, req.AttemptID, st)
+	s.paymentChanged(ctx, req.Account, st, "")
 	return st.result(txnID), nil
 }

@@ -69,6 +69,7 @@ func (s *Simulator) IncrementAuthorization(ctx context.Context, req *IncrementRe
 		res.Status = StatusCharged
 		st.Amount = req.Amount
 		s.remember(ctx, req.AttemptID, st)
+		s.paymentChanged(ctx, req.Account, st, "increment_"+req.IncrementID)
 		res.ConnectorMetadata = st.metadata()
 	}
 	s.record(ctx, req.IncrementID, res)
@@ -132,5 +133,6 @@ func (s *Simulator) VoidPostCapture(ctx context.Context, req *VoidRequest) (*Pay
 	}
 	st.Status = StatusVoided
 	s.remember(ctx, req.AttemptID, st)
+	s.paymentChanged(ctx, req.Account, st, "after_capture")
 	return st.result(txnID), nil
 }

@@ -2,6 +2,7 @@ package connector
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -78,6 +79,11 @@ func (s *Simulator) SubmitEvidence(ctx context.Context, req *EvidenceRequest) (*
 	}
 	rec := evidenceRecord{Won: evidenceWins(req), DecideAt: s.now().UTC().Add(EvidenceReviewDelay)}
 	s.record(ctx, evidenceLedgerID(req.ConnectorDisputeID), rec)
+	// The network's decision is told when it is made: the webhook is due
+	// then, and names the review it ends (a resubmission starts another).
+	s.queueWebhook(ctx, req.Account, webhookChange{Object: WebhookDispute, Reference: req.ConnectorDisputeID,
+		Change: map[bool]string{true: "won", false: "lost"}[rec.Won], Nth: strconv.FormatInt(rec.DecideAt.UnixMilli(), 10),
+		Due: rec.DecideAt})
 	return &DisputeResult{Status: DisputeChallenged, ConnectorStatus: "under_review"}, nil
 }
 

@@ -55,6 +55,7 @@ func (s *Simulator) CompleteAuthentication(ctx context.Context, req *CompleteAut
 		st.succeed(req.AttemptID)
 	}
 	s.remember(ctx, req.AttemptID, st)
+	s.paymentChanged(ctx, req.Account, st, "")
 	return st.result(txnID), nil
 }
 
@@ -105,6 +106,7 @@ func (s *Simulator) Capture(ctx context.Context, req *CaptureRequest) (*CaptureR
 				st.Dispute = b.dispute
 			}
 			res.DisputeAfterSuccess = st.Dispute
+			s.paymentChanged(ctx, req.Account, st, "capture_"+strconv.Itoa(n))
 		}
 	}
 	if st != nil {
@@ -152,6 +154,7 @@ func (s *Simulator) Void(ctx context.Context, req *VoidRequest) (*PaymentResult,
 	}
 	st.Status = StatusVoided
 	s.remember(ctx, req.AttemptID, st)
+	s.paymentChanged(ctx, req.Account, st, "")
 	return st.result(txnID), nil
 }
 
@@ -187,6 +190,10 @@ func (s *Simulator) Refund(ctx context.Context, req *RefundRequest) (*RefundResu
 			Message: "The payment has not succeeded and cannot be refunded (payment_not_successful)."}
 	}
 	s.record(ctx, req.RefundID, res)
+	if !req.Sandbox.Outage {
+		s.queueWebhook(ctx, req.Account, webhookChange{Object: WebhookRefund, Reference: req.RefundID,
+			Change: map[bool]string{true: "succeeded", false: "failed"}[res.Status == RefundSucceeded]})
+	}
 	return res, nil
 }
 

@@ -145,7 +145,7 @@ func (s *Simulator) PayoutFulfill(ctx context.Context, req *PayoutRequest) (*Pay
 		if rec.Status == PayoutPending {
 			// The recipient's bank settles it a moment later: the next
 			// sync answers success, and the webhook says so.
-			s.queueWebhook(ctx, req.Account, WebhookPayout, req.Account.AttemptID, "settled")
+			s.queueWebhook(ctx, req.Account, webhookChange{Object: WebhookPayout, Reference: req.Account.AttemptID, Change: "settled"})
 		}
 	}
 	return s.answerPayout(ctx, req.Account.AttemptID, rec)

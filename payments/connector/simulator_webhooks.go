@@ -37,10 +37,13 @@ const (
 	WebhookPayout  WebhookObject = "payout"
 )
 
-// WebhookEvent is the body of a sandbox webhook. Reference is the
-// connector's own id of the object: its transaction id (sim_<attempt id>) for
-// a payment, its refund id (sim_ref_<refund id>) for a refund, its dispute id
-// for a dispute, its payout transaction id for a payout.
+// WebhookEvent is the body of a sandbox webhook. Reference names the
+// object: the attempt id for a payment or a payout, the refund's id for a
+// refund (the ids Switchyard sent, as Hyperswitch's connectors return the
+// PaymentAttemptId and RefundId references, so a webhook finds an object
+// whose answer was never recorded), the connector dispute id
+// (SandboxDisputeID) for a dispute. Switchyard also takes the connector's
+// transaction or refund id (sim_…).
 type WebhookEvent struct {
 	ID        string        `json:"id"`
 	Type      string        `json:"type"`
@@ -134,31 +137,85 @@ type SandboxWebhook struct {
 // (internal/redisstore), so a crash between a change and its webhook does
 // not lose the webhook.
 type WebhookOutbox interface {
-	// Queue keeps a webhook, encoded as a SandboxWebhook in JSON.
-	Queue(ctx context.Context, webhook []byte) error
+	// Queue keeps a webhook, encoded as a SandboxWebhook in JSON, to be
+	// sent once due has come.
+	Queue(ctx context.Context, webhook []byte, due time.Time) error
 }
 
-// queueWebhook queues a webhook saying that the object reference changed
-// (change: what happened to it), when the account's sandbox object asks
-// for webhooks (metadata.sandbox.webhooks). A webhook that cannot be
-// queued is logged, not an error of the call: the change itself is the
-// connector's answer, and a sync still finds it.
-func (s *Simulator) queueWebhook(ctx context.Context, acct Account, object WebhookObject, reference, change string) {
+// webhookChange is one change the simulator tells of: what became
+// (Change) of which object (Object, Reference), and when the change
+// happens (Due; zero: now, as the call that made it answers). Nth tells
+// apart changes of one kind to one object (a payment's second capture, an
+// evidence review restarted), so each has its own event id.
+type webhookChange struct {
+	Object    WebhookObject
+	Reference string
+	Change    string
+	Nth       string
+	Due       time.Time
+}
+
+// eventID is the change's event id: the same change always has the same
+// id, so a webhook sent twice is recognized as a replay.
+func (c webhookChange) eventID() string {
+	id := "evt_sim_" + c.Change + "_" + c.Reference
+	if c.Nth != "" {
+		id += "_" + c.Nth
+	}
+	return id
+}
+
+// queueWebhook queues the webhook of change c, when the account's sandbox
+// object asks for webhooks (metadata.sandbox.webhooks). A webhook that
+// cannot be queued is logged, not an error of the call: the change itself
+// is the connector's answer, and a sync still finds it.
+func (s *Simulator) queueWebhook(ctx context.Context, acct Account, c webhookChange) {
 	if s == nil || s.Webhooks == nil || !acct.Sandbox.Webhooks {
 		return
 	}
+	if c.Due.IsZero() {
+		c.Due = s.now()
+	}
 	w := SandboxWebhook{AccountID: acct.MerchantConnectorAccountID, Event: WebhookEvent{
-		ID: "evt_sim_" + change + "_" + reference, Type: string(object) + "_" + change,
-		Object: object, Reference: reference, Created: s.now().UTC()}}
+		ID: c.eventID(), Type: string(c.Object) + "_" + c.Change,
+		Object: c.Object, Reference: c.Reference, Created: c.Due.UTC()}}
 	b, err := json.Marshal(w)
 	if err == nil {
-		err = s.Webhooks.Queue(ctx, b)
+		err = s.Webhooks.Queue(context.WithoutCancel(ctx), b, c.Due)
 	}
 	if err != nil {
 		slog.WarnContext(ctx, "the sandbox could not queue its webhook", "merchant_connector_id", acct.MerchantConnectorAccountID,
-			"reference", reference, "err", err)
+			"reference", c.Reference, "err", err)
 	}
 }
+
+// paymentWebhookChanges are the payment statuses the simulator tells of,
+// by the change named in the webhook's type (payment_succeeded, …). A
+// payment waiting for its customer is not one: nothing happened yet.
+var paymentWebhookChanges = map[Status]string{
+	StatusCharged:    "succeeded",
+	StatusAuthorized: "authorized",
+	StatusFailure:    "failed",
+	StatusVoided:     "voided",
+}
+
+// paymentChanged tells of the new state st of the account's attempt, and
+// of the dispute a successful charge opens (SandboxDisputeID). nth tells
+// apart repeated changes of one kind (captures, increments).
+func (s *Simulator) paymentChanged(ctx context.Context, acct Account, st *state, nth string) {
+	change, ok := paymentWebhookChanges[st.Status]
+	if !ok {
+		return
+	}
+	s.queueWebhook(ctx, acct, webhookChange{Object: WebhookPayment, Reference: acct.AttemptID, Change: change, Nth: nth})
+	if st.Status == StatusCharged && st.Dispute != nil {
+		s.queueWebhook(ctx, acct, webhookChange{Object: WebhookDispute, Reference: SandboxDisputeID(acct.AttemptID), Change: "opened"})
+	}
+}
+
+// SandboxDisputeID is the connector dispute id of the dispute the sandbox's
+// network opens on the attempt attemptID (DisputeAfterSuccess).
+func SandboxDisputeID(attemptID string) string { return "sim_dp_" + attemptID }
 
 // WebhookTarget is where and how a sandbox webhook of a connector account
 // goes: its merchant (for the URL) and its merchant secret (to sign it).
