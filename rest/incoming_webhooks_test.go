@@ -2,11 +2,18 @@ package rest_test
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"slices"
+	"strings"
 	"testing"
 
+	"entgo.io/ent/dialect"
+
 	"switchyard/ent/incomingwebhook"
+	"switchyard/internal/ids"
 	"switchyard/internal/tenancy"
+	"switchyard/internal/testenv"
 	"switchyard/payments/connector"
 )
 
@@ -214,4 +221,122 @@ func TestSandboxSendsItsWebhooks(t *testing.T) {
 	if n, err := c.srv.DeliverSandboxWebhooks(ctx); err != nil || n != 0 {
 		t.Fatalf("a second pass delivered %d (%v)", n, err)
 	}
+}
+
+// TestIncomingWebhookLookupsUseIndexes: on MariaDB, the statement that
+// finds a webhook's payment attempt, refund or payout attempt by the
+// connector's reference, among many of the merchant's, reads it through
+// the merchant's index on that reference (EXPLAIN names it), not through
+// all of the merchant's rows or the whole table.
+func TestIncomingWebhookLookupsUseIndexes(t *testing.T) {
+	srv, counter := testenv.NewCountingServer(t, testenv.Database(t))
+	if srv.Store.Dialect != dialect.MySQL {
+		testenv.Skip(t, "no "+testenv.EnvMySQLDSN, "the plan checked is MariaDB's")
+	}
+	c := &client{t: t, srv: srv}
+	m := webhookMerchant(t, c, "merchant_inbound_plans", nil)
+	paid := m.pay(t, c, "4242424242424242", nil)
+	refunded := c.do("POST", "/refunds", m.key, map[string]any{"payment_id": paid.str("payment_id"), "amount": 100}).must(t, 200)
+	payoutMCA := payoutProcessor(t, c, "adyen")
+	c.do("POST", "/account/"+c.srv.Demo.MerchantID+"/connectors/"+payoutMCA, c.merchantKey(), map[string]any{
+		"connector_type":            "payout_processor",
+		"connector_webhook_details": map[string]any{"merchant_secret": webhookSecret, "additional_secret": "unused"}}).must(t, 200)
+	paidOut := createPayout(t, c, map[string]any{"confirm": true, "auto_fulfill": true})
+	// Many more rows of the same merchants, so that reading all of a
+	// merchant's costs more than the index on the reference.
+	crowd(t, srv, "payment_attempts", "connector_transaction_id", paid.str("connector_transaction_id"), "id")
+	crowd(t, srv, "refunds", "connector_refund_id", refunded.str("connector_refund_id"), "id", "refund_id")
+	crowd(t, srv, "payout_attempts", "connector_transaction_id", paidOut.str("connector_transaction_id"), "id")
+	for _, tt := range []struct{ object, merchant, mca, reference, table, column, index string }{
+		{"payment", m.id, m.mcaID, paid.str("connector_transaction_id"), "payment_attempts", "connector_transaction_id",
+			"paymentattempt_merchant_id_connector_transaction_id"},
+		{"refund", m.id, m.mcaID, refunded.str("connector_refund_id"), "refunds", "connector_refund_id",
+			"refund_merchant_id_connector_refund_id"},
+		{"payout", c.srv.Demo.MerchantID, payoutMCA, paidOut.str("connector_transaction_id"), "payout_attempts",
+			"connector_transaction_id", "payoutattempt_merchant_id_connector_transaction_id"},
+	} {
+		t.Run(tt.object, func(t *testing.T) {
+			reqID := "plan-" + ids.Base62(12)
+			body := webhookBody(t, "evt_plan_"+tt.object, tt.object, tt.reference)
+			c.doWith("POST", "/webhooks/"+tt.merchant+"/"+tt.mca, "", body, map[string]string{"X-Request-Id": reqID,
+				connector.WebhookSignatureHeader: connector.SignWebhook(webhookSecret, body)}).must(t, 200)
+			lookup := "FROM `" + tt.table + "` WHERE"
+			statements, args := counter.Statements(reqID), counter.Args(reqID)
+			for i, q := range statements {
+				if !strings.Contains(q, lookup) || !strings.Contains(q, "`"+tt.column+"` = ?") {
+					continue
+				}
+				for _, plan := range explain(t, srv, q, args[i]) {
+					if plan["type"] == "ALL" || !strings.Contains(plan["key"], tt.index) {
+						t.Fatalf("the %s lookup does not use %s: %v\n%s", tt.object, tt.index, plan, q)
+					}
+					t.Logf("%s: %s %s (%s rows) %s", tt.object, plan["type"], plan["key"], plan["rows"], plan["Extra"])
+				}
+				return
+			}
+			t.Fatalf("no lookup of %s by %s among %v", tt.table, tt.column, statements)
+		})
+	}
+}
+
+// crowd copies table's row whose column is value 400 times, each copy's
+// column and distinct columns suffixed to keep them apart.
+func crowd(t *testing.T, srv *testenv.Server, table, column, value string, distinct ...string) {
+	t.Helper()
+	rows, err := srv.Store.DB.Query("SELECT column_name FROM information_schema.columns "+
+		"WHERE table_schema = DATABASE() AND table_name = ? ORDER BY ordinal_position", table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var cols, exprs []string
+	for rows.Next() {
+		var col string
+		if err := rows.Scan(&col); err != nil {
+			t.Fatal(err)
+		}
+		expr := "`" + col + "`"
+		if col == column || slices.Contains(distinct, col) {
+			expr = "CONCAT(" + expr + ", '_', seq)"
+		}
+		cols, exprs = append(cols, "`"+col+"`"), append(exprs, expr)
+	}
+	q := "INSERT INTO `" + table + "` (" + strings.Join(cols, ", ") + ") SELECT " + strings.Join(exprs, ", ") +
+		" FROM `" + table + "`, seq_1_to_400 WHERE `" + column + "` = ?"
+	if res, err := srv.Store.DB.Exec(q, value); err != nil {
+		t.Fatal(err)
+	} else if n, _ := res.RowsAffected(); n != 400 {
+		t.Fatalf("crowded %s with %d rows", table, n)
+	}
+}
+
+// explain is MariaDB's plan of query q with args, a row per table.
+func explain(t *testing.T, srv *testenv.Server, q string, args []any) []map[string]string {
+	t.Helper()
+	rows, err := srv.Store.DB.Query("EXPLAIN "+q, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	var plans []map[string]string
+	for rows.Next() {
+		vals := make([]sql.NullString, len(cols))
+		ptrs := make([]any, len(cols))
+		for j := range vals {
+			ptrs[j] = &vals[j]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		plan := map[string]string{}
+		for j, col := range cols {
+			plan[col] = vals[j].String
+		}
+		plans = append(plans, plan)
+	}
+	if err := rows.Err(); err != nil || len(plans) == 0 {
+		t.Fatalf("EXPLAIN gave %d rows (%v)", len(plans), err)
+	}
+	return plans
 }

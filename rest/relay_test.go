@@ -1,7 +1,14 @@
 package rest_test
 
 import (
+	"context"
+	"sync"
 	"testing"
+	"time"
+
+	"switchyard/ent"
+	"switchyard/ent/relay"
+	"switchyard/internal/tenancy"
 )
 
 func relayHeaders(profileID, key string) map[string]string {
@@ -109,5 +116,89 @@ func TestRelayRefusals(t *testing.T) {
 	}
 	if r := c.doWith("GET", "/relay/"+theirs, other.key, nil, nil); r.Status != 400 || r.errCode() != "IR_04" {
 		t.Errorf("read without X-Profile-Id: %d %s", r.Status, r.Raw)
+	}
+}
+
+// strandRelay puts a relay back where a crash between its connector call
+// and the record of the answer leaves it: pending, no connector reference,
+// recorded an hour ago when aged. With forget, the sandbox connector
+// forgets it was sent (the crash came before the call).
+func strandRelay(t *testing.T, c *client, id string, forget, aged bool) {
+	t.Helper()
+	ctx := tenancy.System(context.Background())
+	modified := time.Now().UTC()
+	if aged {
+		modified = modified.Add(-time.Hour)
+	}
+	if err := c.srv.Store.Client.Relay.UpdateOneID(id).SetStatus(relay.StatusPending).ClearConnectorReferenceID().
+		ClearErrorCode().ClearErrorMessage().SetModifiedAt(modified).Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if forget {
+		if err := c.srv.Redis.Client.Del(context.Background(), "simledger:{"+id+"}").Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestRelayRecovery: relays a crash left pending are settled by the
+// recovery pass, with no read: one the connector refunded succeeds with
+// its refund id, one it never saw fails; a young one it never saw is left
+// pending (its call may be on its way). Two passes at once settle each
+// relay exactly once, and a later pass finds nothing.
+func TestRelayRecovery(t *testing.T) {
+	c := newClient(t)
+	d := c.srv.Demo
+	made := func(key string) string {
+		return c.doWith("POST", "/relay", d.SecretKey, relayRefund(d.ConnectorAccount, "ch_"+key, 500),
+			relayHeaders(d.ProfileID, key)).must(t, 200).str("id")
+	}
+	refunded, lost, young := made("crash-after-call"), made("crash-before-call"), made("young")
+	strandRelay(t, c, refunded, false, true)
+	strandRelay(t, c, lost, true, true)
+	strandRelay(t, c, young, true, false)
+
+	ctx := tenancy.System(context.Background())
+	counts := make(chan int, 2)
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Go(func() {
+			n, err := c.srv.Relay.RecoverStranded(ctx, 2*time.Minute, 100)
+			if err != nil {
+				t.Error(err)
+			}
+			counts <- n
+		})
+	}
+	wg.Wait()
+	if n := <-counts + <-counts; n != 2 {
+		t.Fatalf("two passes at once settled %d relays, want each of the two old ones once", n)
+	}
+	if n, err := c.srv.Relay.RecoverStranded(ctx, 2*time.Minute, 100); err != nil || n != 0 {
+		t.Fatalf("a later pass settled %d (%v)", n, err)
+	}
+	rows := map[string]*ent.Relay{}
+	for _, id := range []string{refunded, lost, young} {
+		row, err := c.srv.Store.Client.Relay.Get(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows[id] = row
+	}
+	if r := rows[refunded]; r.Status != relay.StatusSuccess || r.ConnectorReferenceID == nil || *r.ConnectorReferenceID != "sim_ref_"+refunded {
+		t.Errorf("refunded before the crash: %+v", r)
+	}
+	if r := rows[lost]; r.Status != relay.StatusFailure || r.ErrorCode == nil || *r.ErrorCode != "transaction_not_found" {
+		t.Errorf("never sent: %+v", r)
+	}
+	if r := rows[young]; r.Status != relay.StatusPending {
+		t.Errorf("young and unknown to the connector: %+v", r)
+	}
+	if got := c.doWith("GET", "/relay/"+young, d.SecretKey, nil, relayHeaders(d.ProfileID, "")).must(t, 200); got.str("status") != "pending" {
+		t.Errorf("a read of the young relay failed it: %s", got.Raw)
+	}
+	got := c.doWith("GET", "/relay/"+lost, d.SecretKey, nil, relayHeaders(d.ProfileID, "")).must(t, 200)
+	if got.str("status") != "failure" || got.str("error", "code") != "transaction_not_found" {
+		t.Errorf("read after recovery: %s", got.Raw)
 	}
 }

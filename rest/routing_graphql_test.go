@@ -1,7 +1,6 @@
 package rest_test
 
 import (
-	"database/sql"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -277,25 +276,7 @@ func TestConnectorSuccessRatesPlan(t *testing.T) {
 		if !strings.Contains(q, "GROUP BY") {
 			continue
 		}
-		rows, err := srv.Store.DB.Query("EXPLAIN "+q, args[i]...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rows.Close()
-		cols, _ := rows.Columns()
-		for rows.Next() {
-			vals := make([]sql.NullString, len(cols))
-			ptrs := make([]any, len(cols))
-			for j := range vals {
-				ptrs[j] = &vals[j]
-			}
-			if err := rows.Scan(ptrs...); err != nil {
-				t.Fatal(err)
-			}
-			plan := map[string]string{}
-			for j, col := range cols {
-				plan[col] = vals[j].String
-			}
+		for _, plan := range explain(t, srv, q, args[i]) {
 			if !strings.Contains(plan["key"], "merchant_id_crea_e648") || !strings.Contains(plan["Extra"], "Using index") {
 				t.Fatalf("the success-rate query reads rows: %v\n%s", plan, q)
 			}

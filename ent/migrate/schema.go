@@ -1099,6 +1099,11 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{PaymentAttemptsColumns[1], PaymentAttemptsColumns[2], PaymentAttemptsColumns[20], PaymentAttemptsColumns[11]},
 			},
+			{
+				Name:    "paymentattempt_merchant_id_connector_transaction_id",
+				Unique:  false,
+				Columns: []*schema.Column{PaymentAttemptsColumns[1], PaymentAttemptsColumns[26]},
+			},
 		},
 	}
 	// PaymentIntentsColumns holds the columns for the "payment_intents" table.
@@ -1412,6 +1417,11 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{PayoutAttemptsColumns[11], PayoutAttemptsColumns[3]},
 			},
+			{
+				Name:    "payoutattempt_merchant_id_connector_transaction_id",
+				Unique:  false,
+				Columns: []*schema.Column{PayoutAttemptsColumns[1], PayoutAttemptsColumns[16]},
+			},
 		},
 	}
 	// ProfilesColumns holds the columns for the "profiles" table.
@@ -1568,6 +1578,11 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{RefundsColumns[1], RefundsColumns[2], RefundsColumns[12], RefundsColumns[19], RefundsColumns[17], RefundsColumns[16]},
 			},
+			{
+				Name:    "refund_merchant_id_connector_refund_id",
+				Unique:  false,
+				Columns: []*schema.Column{RefundsColumns[1], RefundsColumns[15]},
+			},
 		},
 	}
 	// RelaysColumns holds the columns for the "relays" table.
@@ -1604,6 +1619,11 @@ var (
 				Name:    "relay_merchant_id_created_at_id",
 				Unique:  false,
 				Columns: []*schema.Column{RelaysColumns[1], RelaysColumns[2], RelaysColumns[0]},
+			},
+			{
+				Name:    "relay_status_modified_at",
+				Unique:  false,
+				Columns: []*schema.Column{RelaysColumns[11], RelaysColumns[3]},
 			},
 		},
 	}

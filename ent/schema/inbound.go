@@ -75,6 +75,8 @@ func (Relay) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("merchant_id", "profile_id", "idempotency_key").Unique(),
 		keyset(),
+		// The recovery pass looks for relays left pending across merchants.
+		index.Fields("status", "modified_at"),
 	}
 }
 

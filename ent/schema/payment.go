@@ -278,6 +278,9 @@ func (PaymentAttempt) Indexes() []ent.Index {
 		// Success rates per connector over a time window are counted from
 		// this index alone (routing.SuccessRates).
 		index.Fields("merchant_id", "created_at", "merchant_connector_id", "status"),
+		// A connector's webhook names its payment by the connector
+		// transaction id (payments.SyncPaymentOfConnector).
+		index.Fields("merchant_id", "connector_transaction_id"),
 	}
 }
 

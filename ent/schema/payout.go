@@ -115,5 +115,8 @@ func (PayoutAttempt) Indexes() []ent.Index {
 		index.Fields("payout_id", "created_at"),
 		// The recovery pass looks for attempts left initiated or pending.
 		index.Fields("status", "modified_at"),
+		// A connector's webhook names its payout by the connector
+		// transaction id (payouts.SyncOfConnector).
+		index.Fields("merchant_id", "connector_transaction_id"),
 	}
 }

@@ -47,6 +47,9 @@ func (Refund) Indexes() []ent.Index {
 		// Refund analytics (payments/analytics) read this index alone.
 		index.Fields("merchant_id", "created_at", "profile_id", "status", "currency", "amount").
 			StorageKey("refund_analytics"),
+		// A connector's webhook names its refund by the connector refund id
+		// (payments.SyncRefundOfConnector).
+		index.Fields("merchant_id", "connector_refund_id"),
 	}
 }
 

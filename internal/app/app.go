@@ -234,7 +234,7 @@ func (a *App) wireDomain(box *secrets.Box, opts Options) {
 	a.Subscriptions = subscriptions.New(subscriptions.Deps{DB: db, Payments: a.Payments, Customers: a.Customers,
 		Events: a.Events, Render: render, Dunning: a.Config.DunningSchedule, ClaimFor: a.Config.RecoveryAfter})
 	a.Inbound = inbound.New(inbound.Deps{DB: db, Connectors: a.Connectors, Payments: a.Payments, Payouts: a.Payouts})
-	a.Relay = relay.New(relay.Deps{DB: db, Connectors: a.Connectors})
+	a.Relay = relay.New(relay.Deps{DB: db, Connectors: a.Connectors, RecoveryAfter: a.Config.RecoveryAfter})
 	a.Authentications = authentication.New(authentication.Deps{DB: db, Box: box, Customers: a.Customers,
 		PublicURL: strings.TrimRight(a.Config.PublicURL, "/")})
 	a.Users = users.New(users.Deps{DB: db, Box: box, Sessions: redisstore.NewSessions(a.Redis.Client),
@@ -440,22 +440,16 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 }
 
 // recoverStranded settles, until ctx ends, the payment attempts a crash
-// left pending (payments.RecoverStranded), and expires the payouts whose
-// session passed while they waited (payouts.ExpireDue), looking a few
-// times per recovery window.
+// left pending (payments.RecoverStranded), the payout attempts and relays
+// left the same way, and expires the payouts whose session passed while
+// they waited (payouts.ExpireDue), looking a few times per recovery window.
 func (a *App) recoverStranded(ctx context.Context) {
 	every := min(max(a.Config.RecoveryAfter/4, 250*time.Millisecond), 30*time.Second)
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
+	runEvery(ctx, every, func(ctx context.Context) {
 		n, err := a.Payments.RecoverStranded(ctx, a.Config.RecoveryAfter, 100)
 		m, perr := a.Payouts.RecoverStranded(ctx, a.Config.RecoveryAfter, 100)
-		n, err = n+m, errors.Join(err, perr)
+		r, rerr := a.Relay.RecoverStranded(ctx, a.Config.RecoveryAfter, 100)
+		n, err = n+m+r, errors.Join(err, perr, rerr)
 		if n > 0 {
 			a.Log.InfoContext(ctx, "recovered stranded payment attempts", "settled", n)
 		}
@@ -464,10 +458,8 @@ func (a *App) recoverStranded(ctx context.Context) {
 		if expired > 0 {
 			a.Log.InfoContext(ctx, "expired payouts past their session", "expired", expired)
 		}
-		if err != nil && ctx.Err() == nil {
-			a.Log.WarnContext(ctx, "recovery of stranded payment attempts", "err", err)
-		}
-	}
+		a.warnPass(ctx, "recovery of stranded payment attempts", err)
+	})
 }
 
 // renewSubscriptions runs the renewal worker until ctx ends: every
@@ -475,14 +467,7 @@ func (a *App) recoverStranded(ctx context.Context) {
 // that fell due and applies the scheduled changes (subscriptions.RenewDue);
 // several processes share the work through the invoices' claims.
 func (a *App) renewSubscriptions(ctx context.Context) {
-	t := time.NewTicker(a.Config.RenewalInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
+	runEvery(ctx, a.Config.RenewalInterval, func(ctx context.Context) {
 		// A tick drains the backlog: passes follow each other while they
 		// settle something, so a process charges far more than one pass a
 		// tick when many invoices fall due at once.
@@ -491,13 +476,36 @@ func (a *App) renewSubscriptions(ctx context.Context) {
 			if n > 0 {
 				a.Log.InfoContext(ctx, "renewed subscription invoices", "settled", n)
 			}
-			if err != nil && ctx.Err() == nil {
-				a.Log.WarnContext(ctx, "subscription renewals", "err", err)
-			}
+			a.warnPass(ctx, "subscription renewals", err)
 			if n == 0 || err != nil {
 				break
 			}
 		}
+	})
+}
+
+// runEvery is a background worker's loop: it runs pass once every
+// interval until ctx ends (the first one interval after the start). A pass
+// that takes longer than the interval delays the next; ticks missed
+// meanwhile are dropped, not queued.
+func runEvery(ctx context.Context, every time.Duration, pass func(context.Context)) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		pass(ctx)
+	}
+}
+
+// warnPass logs a worker pass's error, unless the pass failed only
+// because the process is stopping.
+func (a *App) warnPass(ctx context.Context, what string, err error) {
+	if err != nil && ctx.Err() == nil {
+		a.Log.WarnContext(ctx, what, "err", err)
 	}
 }
 

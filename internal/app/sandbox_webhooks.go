@@ -84,16 +84,8 @@ func (a *App) deliverSandboxWebhook(ctx context.Context, w connector.SandboxWebh
 // sendSandboxWebhooks runs DeliverSandboxWebhooks a few times a second
 // until ctx ends.
 func (a *App) sendSandboxWebhooks(ctx context.Context) {
-	t := time.NewTicker(500 * time.Millisecond)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		if _, err := a.DeliverSandboxWebhooks(ctx); err != nil && ctx.Err() == nil {
-			a.Log.WarnContext(ctx, "sandbox webhooks", "err", err)
-		}
-	}
+	runEvery(ctx, 500*time.Millisecond, func(ctx context.Context) {
+		_, err := a.DeliverSandboxWebhooks(ctx)
+		a.warnPass(ctx, "sandbox webhooks", err)
+	})
 }
