@@ -1,6 +1,7 @@
 package rest_test
 
 import (
+	"net/http"
 	"strings"
 	"testing"
 )
@@ -100,6 +101,12 @@ func TestThreeDSDecisionExecute(t *testing.T) {
 	if !strings.Contains(string(listed.Raw), id) {
 		t.Fatalf("list: %s", listed.Raw)
 	}
+	// It reads back as the merchant wrote it.
+	got := c.do("GET", "/routing/"+id, m.key, nil).must(t, 200)
+	if got.str("algorithm", "type") != "three_ds_decision_rule" || got.str("algorithm_for") != "three_ds_authentication" ||
+		!strings.Contains(string(got.Raw), `"connectorSelection":"challenge_preferred"`) {
+		t.Fatalf("read back: %s", got.Raw)
+	}
 }
 
 // TestThreeDSDecisionRefusals: a rule that cannot be evaluated is refused
@@ -178,5 +185,28 @@ func TestThreeDSDecisionRefusals(t *testing.T) {
 			tc.field != "" && !strings.Contains(msg, tc.field) {
 			t.Errorf("%s: %d %s, want %d %s naming %q", tc.name, r.Status, r.Raw, tc.status, tc.code, tc.field)
 		}
+	}
+}
+
+// TestThreeDSRuleContract: with its rules corrected to the list Hyperswitch
+// answers (correctThreeDSRules), the contract still refuses a decision
+// rule that is not one, and passes one that is.
+func TestThreeDSRuleContract(t *testing.T) {
+	c, err := loadContract()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := http.Header{"Content-Type": []string{"application/json"}}
+	answer := func(decision string) []byte {
+		return []byte(`{"id":"routing_1","profile_id":"pro_1","name":"3ds","description":"","created_at":1,"modified_at":1,
+			"algorithm_for":"three_ds_authentication","algorithm":{"type":"three_ds_decision_rule","data":{
+			"defaultSelection":{"decision":"no_three_ds"},"metadata":{},"rules":[{"name":"r","statements":[],
+			"connectorSelection":{"decision":"` + decision + `"}}]}}}`)
+	}
+	if msg := c.check("GET", "/routing/routing_1", 200, h, answer("challenge_requested")); msg != "" {
+		t.Fatalf("a decision rule failed: %s", msg)
+	}
+	if msg := c.check("GET", "/routing/routing_1", 200, h, answer("maybe")); msg == "" {
+		t.Fatal("a rule with an unknown decision passed")
 	}
 }
