@@ -210,3 +210,28 @@ func TestThreeDSRuleContract(t *testing.T) {
 		t.Fatal("a rule with an unknown decision passed")
 	}
 }
+
+// TestThreeDSDecisionRuleInGraphQL: the dashboard creates a decision rule
+// through the same domain call, sees its kind and transaction type, cannot
+// activate it, and REST executes it.
+func TestThreeDSDecisionRuleInGraphQL(t *testing.T) {
+	c := newClient(t)
+	m := newRoutedMerchant(t, c, "merchant_3ds_gql")
+	create := `mutation($in: CreateRoutingAlgorithmInput!) {
+		createRoutingAlgorithm(input: $in) { routingAlgorithm { id kind transactionType active } } }`
+	in := map[string]any{"name": "3ds", "profileID": m.profileID, "algorithm": threeDSRule("no_three_ds",
+		decisionRule("visa", "challenge_requested", when(cond("card_network", "equal", "enum_variant", "Visa"))))}
+	cfg := c.gqlData(t, m.key, create, map[string]any{"in": in})["createRoutingAlgorithm"].(map[string]any)["routingAlgorithm"].(map[string]any)
+	if cfg["kind"] != "three_ds_decision_rule" || cfg["transactionType"] != "three_ds_authentication" || cfg["active"] != false {
+		t.Fatalf("created: %v", cfg)
+	}
+	id := cfg["id"].(string)
+	activate := `mutation($id: ID!) { activateRoutingAlgorithm(id: $id) { routingAlgorithm { id active } } }`
+	if code := c.gqlErrorCode(t, m.key, activate, map[string]any{"id": id}); code != "IR_16" {
+		t.Fatalf("activating a decision rule: %s", code)
+	}
+	visa := execFacts(id, 1000, "USD", "India", "India", map[string]any{"payment_method": map[string]any{"card_network": "Visa", "card_discovery": "saved_card"}})
+	if r := c.do("POST", "/three_ds_decision/execute", m.key, visa).must(t, 200); r.str("decision") != "challenge_requested" {
+		t.Fatalf("execute: %s", r.Raw)
+	}
+}
