@@ -19,8 +19,8 @@ import (
 // Secure decision rule.
 const KindThreeDSDecisionRule = "three_ds_decision_rule"
 
-// ThreeDSDecisions are Hyperswitch's ThreeDSDecision values.
-var ThreeDSDecisions = validate.NewEnum("ThreeDSDecision", "no_three_ds", "challenge_requested",
+// threeDSDecisions are Hyperswitch's ThreeDSDecision values.
+var threeDSDecisions = validate.NewEnum("ThreeDSDecision", "no_three_ds", "challenge_requested",
 	"challenge_preferred", "three_ds_exemption_requested_tra", "three_ds_exemption_requested_low_value",
 	"issuer_three_ds_exemption_requested")
 
@@ -151,7 +151,7 @@ func readDecision(at validate.Path, v *string) (string, error) {
 	if v == nil || *v == "" {
 		return "", errs.MissingField(at.String())
 	}
-	return *v, ThreeDSDecisions.Check(at, *v)
+	return *v, threeDSDecisions.Check(at, *v)
 }
 
 // Decide is the decision of the first rule whose statements hold for p

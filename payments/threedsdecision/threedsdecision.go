@@ -30,8 +30,8 @@ type Service struct{ db *txn.DB }
 // New returns the service over db.
 func New(db *txn.DB) *Service { return &Service{db: db} }
 
-// Decisions are Hyperswitch's ThreeDSDecision values this package answers
-// by itself (the others come from rules: routing.ThreeDSDecisions).
+// Decisions are the two of Hyperswitch's ThreeDSDecision values this package
+// answers by itself under PSD2 (a rule may answer any of the six).
 const (
 	NoThreeDS          = "no_three_ds"
 	ChallengeRequested = "challenge_requested"
