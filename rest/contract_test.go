@@ -46,6 +46,7 @@ func loadContract() (*contract, error) {
 			}
 			doc.Servers = openapi3.Servers{{URL: "/"}}
 			disambiguateUnions(doc)
+			correctThreeDSRules(doc)
 			r, err := gorillamux.NewRouter(doc)
 			if err != nil {
 				contractErr = err
@@ -97,6 +98,27 @@ func disambiguateUnions(doc *openapi3.T) {
 			s.Value.Not = openapi3.NewSchemaRef("", any)
 		}
 	}
+}
+
+// correctThreeDSRules gives a three_ds_decision_rule's rules the type
+// Hyperswitch reads and answers (api_models routing.rs: #[schema(value_type
+// = RuleThreeDsDecisionRule)] over Vec<ast::Rule<ThreeDSDecisionRule>>): a
+// list, each rule's connectorSelection a ThreeDSDecisionRule {decision}. The
+// document shows one rule object with a bare ThreeDSDecision, a shape no
+// stored rule has; the bare decision stays allowed, as Switchyard reads it.
+func correctThreeDSRules(doc *openapi3.T) {
+	program, rule := doc.Components.Schemas["ProgramThreeDsDecisionRule"], doc.Components.Schemas["RuleThreeDsDecisionRule"]
+	if program == nil || program.Value == nil || rule == nil || rule.Value == nil {
+		return
+	}
+	corrected := *rule.Value
+	corrected.Properties = openapi3.Schemas{}
+	for name, p := range rule.Value.Properties {
+		corrected.Properties[name] = p
+	}
+	corrected.Properties["connectorSelection"] = openapi3.NewOneOfSchema(
+		doc.Components.Schemas["ThreeDSDecision"].Value, doc.Components.Schemas["ThreeDSDecisionRule"].Value).NewRef()
+	program.Value.Properties["rules"] = openapi3.NewArraySchema().WithItems(&corrected).NewRef()
 }
 
 // check validates one answer; it returns "" when the answer fits (or the

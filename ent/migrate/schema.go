@@ -1636,7 +1636,7 @@ var (
 		{Name: "profile_id", Type: field.TypeString, Size: 64},
 		{Name: "name", Type: field.TypeString, Size: 64},
 		{Name: "description", Type: field.TypeString, Size: 255, Default: ""},
-		{Name: "kind", Type: field.TypeEnum, Enums: []string{"single", "priority", "volume_split", "advanced", "dynamic"}},
+		{Name: "kind", Type: field.TypeEnum, Enums: []string{"single", "priority", "volume_split", "advanced", "dynamic", "three_ds_decision_rule"}},
 		{Name: "algorithm", Type: field.TypeJSON},
 		{Name: "transaction_type", Type: field.TypeEnum, Enums: []string{"payment", "payout", "three_ds_authentication"}, Default: "payment"},
 	}

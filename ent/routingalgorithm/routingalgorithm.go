@@ -98,11 +98,12 @@ type Kind string
 
 // Kind values.
 const (
-	KindSingle      Kind = "single"
-	KindPriority    Kind = "priority"
-	KindVolumeSplit Kind = "volume_split"
-	KindAdvanced    Kind = "advanced"
-	KindDynamic     Kind = "dynamic"
+	KindSingle              Kind = "single"
+	KindPriority            Kind = "priority"
+	KindVolumeSplit         Kind = "volume_split"
+	KindAdvanced            Kind = "advanced"
+	KindDynamic             Kind = "dynamic"
+	KindThreeDsDecisionRule Kind = "three_ds_decision_rule"
 )
 
 func (k Kind) String() string {
@@ -112,7 +113,7 @@ func (k Kind) String() string {
 // KindValidator is a validator for the "kind" field enum values. It is called by the builders before save.
 func KindValidator(k Kind) error {
 	switch k {
-	case KindSingle, KindPriority, KindVolumeSplit, KindAdvanced, KindDynamic:
+	case KindSingle, KindPriority, KindVolumeSplit, KindAdvanced, KindDynamic, KindThreeDsDecisionRule:
 		return nil
 	default:
 		return fmt.Errorf("routingalgorithm: invalid enum value for kind field: %q", k)

@@ -26,7 +26,7 @@ func (RoutingAlgorithm) Fields() []ent.Field {
 		fixedID("profile_id"),
 		field.String("name").MaxRuneLen(64).NotEmpty().Annotations(entgql.OrderField("NAME")),
 		field.String("description").MaxRuneLen(255).Default(""),
-		field.Enum("kind").Values("single", "priority", "volume_split", "advanced", "dynamic").Immutable(),
+		field.Enum("kind").Values("single", "priority", "volume_split", "advanced", "dynamic", "three_ds_decision_rule").Immutable(),
 		field.JSON("algorithm", &schematype.RoutingAlgorithm{}).Immutable().Annotations(entgql.Skip()),
 		field.Enum("transaction_type").Values("payment", "payout", "three_ds_authentication").Default("payment").Immutable(),
 	}

@@ -122,9 +122,9 @@ type CreateRoutingAlgorithmInput struct {
 	Description *string `json:"description,omitempty"`
 	// The profile it routes for; the caller's profile, else the merchant's default, when absent.
 	ProfileID *string `json:"profileID,omitempty"`
-	// {type, data}: single, priority, volume_split or advanced, as on REST.
+	// {type, data}: single, priority, volume_split, advanced or three_ds_decision_rule, as on REST.
 	Algorithm map[string]any `json:"algorithm"`
-	// payment (the only kind served).
+	// payment, payout or three_ds_authentication (a three_ds_decision_rule's, and its default), as on REST.
 	TransactionType *string `json:"transactionType,omitempty"`
 }
 

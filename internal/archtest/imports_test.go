@@ -18,9 +18,9 @@ var layers = []struct {
 	peersShare bool // may packages of this layer import each other
 }{
 	{"kernel", []string{"payments/errs", "payments/txn", "payments/validate", "payments/cards", "payments/events"}, true},
-	{"context", []string{"payments/merchant", "payments/connector", "payments/customer", "payments/routing", "payments/gsm", "payments/blocklist", "payments/cardissuers", "payments/acquirers", "payments/threedsdecision", "payments/users", "payments/analytics", "payments/files"}, false},
+	{"context", []string{"payments/merchant", "payments/connector", "payments/customer", "payments/routing", "payments/gsm", "payments/blocklist", "payments/cardissuers", "payments/acquirers", "payments/users", "payments/analytics", "payments/files"}, false},
 	{"connector call", []string{"payments/connectorcall"}, false},
-	{"payment", []string{"payments", "payments/payouts", "payments/authentication", "payments/relay"}, false},
+	{"payment", []string{"payments", "payments/payouts", "payments/authentication", "payments/relay", "payments/threedsdecision"}, false},
 	{"billing", []string{"payments/subscriptions"}, false},
 	{"inbound", []string{"payments/inbound"}, false},
 }

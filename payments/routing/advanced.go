@@ -29,6 +29,15 @@ type Payment struct {
 	// Metadata are the payment's metadata; values that are not strings
 	// are their JSON text.
 	Metadata map[string]string
+	// The facts only a three_ds_decision_rule tests (threeds.go): the
+	// card's issuer, the acquirer and the customer's device.
+	IssuerName        string
+	IssuerCountry     string // ISO 3166-1 alpha-2
+	AcquirerCountry   string // ISO 3166-1 alpha-2
+	AcquirerFraudRate *float64
+	DevicePlatform    string
+	DeviceType        string
+	DisplaySize       string
 }
 
 // MetadataStrings are metadata as a rule compares them: strings as they
@@ -93,11 +102,14 @@ type lhs struct {
 	// values are an enum key's values, as a rule names them (what an
 	// editor offers; read takes other spellings too).
 	values []string
+	// rate is a number key's fact when it is not the amount: a fraction
+	// (acquirer_fraud_rate), false when the payment does not say.
+	rate func(p *Payment) (float64, bool)
 }
 
 // enumKey is a key whose values are e's.
 func enumKey(e *validate.Enum, fact func(p *Payment) string) lhs {
-	return lhs{kindEnum, enumOf(e), fact, e.Values()}
+	return lhs{kind: kindEnum, read: enumOf(e), fact: fact, values: e.Values()}
 }
 
 // countryKey is a key whose values are countries: Hyperswitch's names
@@ -108,7 +120,7 @@ func countryKey(fact func(p *Payment) string) lhs {
 		names = append(names, name)
 	}
 	slices.Sort(names)
-	return lhs{kindEnum, country, fact, names}
+	return lhs{kind: kindEnum, read: country, fact: fact, values: names}
 }
 
 // enumOf reads a value of e, in any case (the decision engine's own
@@ -316,7 +328,11 @@ func (s statement) holds(pay *Payment) bool {
 func (c condition) holds(pay *Payment) bool {
 	switch c.key.kind {
 	case kindNumber:
-		return c.holdsNumber(pay.Amount)
+		if c.key.rate != nil {
+			r, ok := c.key.rate(pay)
+			return ok && holdsNumber(c, r)
+		}
+		return holdsNumber(c, pay.Amount)
 	case kindMetadata:
 		v, ok := pay.Metadata[c.metaKey]
 		return ok && (v == c.str) == (c.op == cmpEqual)
@@ -332,25 +348,27 @@ func (c condition) holds(pay *Payment) bool {
 	return eq == (c.op == cmpEqual)
 }
 
-func (c condition) holdsNumber(n int64) bool {
+// holdsNumber compares n, the amount or a rate, with the rule's whole
+// numbers.
+func holdsNumber[N int64 | float64](c condition, n N) bool {
 	switch c.valueType {
 	case valueNumberArray:
 		in := false
 		for _, v := range c.nums {
-			in = in || v == n
+			in = in || N(v) == n
 		}
 		return in == (c.op == cmpEqual)
 	case valueNumberComparison:
 		any := false
 		for _, nc := range c.numCmps {
-			any = any || compare(n, nc.op, nc.num)
+			any = any || compare(n, nc.op, N(nc.num))
 		}
 		return any == (c.op == cmpEqual)
 	}
-	return compare(n, c.op, c.num)
+	return compare(n, c.op, N(c.num))
 }
 
-func compare(n int64, op string, v int64) bool {
+func compare[N int64 | float64](n N, op string, v N) bool {
 	switch op {
 	case cmpEqual:
 		return n == v

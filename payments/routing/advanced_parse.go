@@ -31,11 +31,9 @@ func parseProgram(data json.RawMessage) (*program, []choiceAt, error) {
 	p := &program{defaultSel: def}
 	for i, rw := range w.Rules {
 		at := root.Key("rules").At(i)
-		if rw.Name == nil || *rw.Name == "" {
-			return nil, nil, errs.MissingField(at.Key("name").String())
-		}
-		if validate.Chars(*rw.Name) > 255 {
-			return nil, nil, errs.InvalidValue(at.Key("name").String(), "must be at most 255 characters")
+		name, err := ruleName(at, rw.Name)
+		if err != nil {
+			return nil, nil, err
 		}
 		if rw.ConnectorSelection == nil {
 			return nil, nil, errs.MissingField(at.Key("connectorSelection").String())
@@ -44,17 +42,43 @@ func parseProgram(data json.RawMessage) (*program, []choiceAt, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		if rw.Statements == nil {
-			return nil, nil, errs.MissingField(at.Key("statements").String())
-		}
-		stmts, err := parseStatements(at.Key("statements"), rw.Statements)
+		stmts, err := ruleStatements(at, rw.Statements, paymentKeys)
 		if err != nil {
 			return nil, nil, err
 		}
-		p.rules = append(p.rules, rule{name: *rw.Name, sel: sel, statements: stmts})
+		p.rules = append(p.rules, rule{name: name, sel: sel, statements: stmts})
 	}
 	return p, choices, nil
 }
+
+// ruleName is the name of the rule at: required, at most 255 characters.
+func ruleName(at validate.Path, name *string) (string, error) {
+	if name == nil || *name == "" {
+		return "", errs.MissingField(at.Key("name").String())
+	}
+	if validate.Chars(*name) > 255 {
+		return "", errs.InvalidValue(at.Key("name").String(), "must be at most 255 characters")
+	}
+	return *name, nil
+}
+
+// ruleStatements are the statements of the rule at (required), over keys.
+func ruleStatements(at validate.Path, ws []statementWire, keys ruleKeys) ([]statement, error) {
+	if ws == nil {
+		return nil, errs.MissingField(at.Key("statements").String())
+	}
+	return parseStatements(at.Key("statements"), ws, keys)
+}
+
+// ruleKeys are the left-hand sides one kind of program tests, and what a
+// refusal of another calls them.
+type ruleKeys struct {
+	keys map[string]lhs
+	what string
+}
+
+// paymentKeys are an advanced program's: the payment routing keys.
+var paymentKeys = ruleKeys{keys: lhsKeys, what: "a routing key Switchyard evaluates"}
 
 // jsonReason is a decoding error without Go's type names.
 func jsonReason(err error) string {
@@ -98,7 +122,7 @@ func parseSelection(at validate.Path, w *selectionWire, choices *[]choiceAt) (se
 	return sel, nil
 }
 
-func parseStatements(at validate.Path, ws []statementWire) ([]statement, error) {
+func parseStatements(at validate.Path, ws []statementWire, keys ruleKeys) ([]statement, error) {
 	out := make([]statement, 0, len(ws))
 	for i, w := range ws {
 		sat := at.At(i)
@@ -107,14 +131,14 @@ func parseStatements(at validate.Path, ws []statementWire) ([]statement, error) 
 		}
 		st := statement{}
 		for j, cw := range w.Condition {
-			c, err := parseCondition(sat.Key("condition").At(j), cw)
+			c, err := parseCondition(sat.Key("condition").At(j), cw, keys)
 			if err != nil {
 				return nil, err
 			}
 			st.conditions = append(st.conditions, c)
 		}
 		if w.Nested != nil {
-			nested, err := parseStatements(sat.Key("nested"), w.Nested)
+			nested, err := parseStatements(sat.Key("nested"), w.Nested, keys)
 			if err != nil {
 				return nil, err
 			}
@@ -135,8 +159,8 @@ var valueTypes = map[lhsKind][]string{
 
 // parseCondition reads one comparison of a statement (at names it),
 // refusing what the rules cannot evaluate with the member at fault.
-func parseCondition(at validate.Path, w comparisonWire) (condition, error) {
-	c, err := conditionHead(at, w)
+func parseCondition(at validate.Path, w comparisonWire, keys ruleKeys) (condition, error) {
+	c, err := conditionHead(at, w, keys)
 	if err != nil {
 		return c, err
 	}
@@ -145,19 +169,19 @@ func parseCondition(at validate.Path, w comparisonWire) (condition, error) {
 
 // conditionHead reads a condition's left-hand side, comparison and value
 // type, refusing a pairing the left-hand side does not take.
-func conditionHead(at validate.Path, w comparisonWire) (condition, error) {
+func conditionHead(at validate.Path, w comparisonWire, keys ruleKeys) (condition, error) {
 	var c condition
 	if w.Lhs == nil {
 		return c, errs.MissingField(at.Key("lhs").String())
 	}
-	key, ok := lhsKeys[*w.Lhs]
+	key, ok := keys.keys[*w.Lhs]
 	if !ok && w.Value != nil && w.Value.Type == valueMetadataVariant {
 		// A metadata comparison names its key in its value; its lhs is
-		// "metadata", but any other is taken too.
-		key, ok = lhsKeys["metadata"], true
+		// "metadata", but any other is taken too (where metadata is a key).
+		key, ok = keys.keys["metadata"]
 	}
 	if !ok {
-		return c, errs.InvalidValue(at.Key("lhs").String(), "%q is not a routing key Switchyard evaluates", *w.Lhs)
+		return c, errs.InvalidValue(at.Key("lhs").String(), "%q is not %s", *w.Lhs, keys.what)
 	}
 	c.key = key
 	if w.Comparison == nil {

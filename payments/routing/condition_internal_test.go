@@ -15,7 +15,7 @@ func parseConditionJSON(t *testing.T, raw string) (condition, error) {
 	if err := json.Unmarshal([]byte(raw), &w); err != nil {
 		t.Fatalf("%s: %v", raw, err)
 	}
-	return parseCondition("c", w)
+	return parseCondition("c", w, paymentKeys)
 }
 
 // TestParseConditionRefusals: every refusal of a rule's condition, with the

@@ -119,13 +119,18 @@ func (p *Payment) fact(key string) *string {
 // normalize checks p's fact of key against the key's values (a country as
 // a Hyperswitch name becomes its code), refusing it as field.
 func (p *Payment) normalize(key, field string) error {
-	v := p.fact(key)
+	return normalizeFact(p.fact(key), lhsKeys[key], key, field)
+}
+
+// normalizeFact checks the fact v (nil or empty: not known) against the
+// values of k, the key named name, and spells it as k does.
+func normalizeFact(v *string, k lhs, name, field string) error {
 	if v == nil || *v == "" {
 		return nil
 	}
-	read, ok := lhsKeys[key].read(*v)
+	read, ok := k.read(*v)
 	if !ok {
-		return errs.InvalidValue(field, "%q is not a value of %s", *v, key)
+		return errs.InvalidValue(field, "%q is not a value of %s", *v, name)
 	}
 	*v = read
 	return nil

@@ -56,7 +56,7 @@ func TestFactsSayWhatRulesTake(t *testing.T) {
 				lhs, op := f.Name, cmp
 				var w valueWire
 				_ = json.Unmarshal(raw, &w)
-				_, err := parseCondition("c", comparisonWire{Lhs: &lhs, Comparison: &op, Value: &w})
+				_, err := parseCondition("c", comparisonWire{Lhs: &lhs, Comparison: &op, Value: &w}, paymentKeys)
 				if offered := slices.Contains(vt.Comparisons, cmp); offered != (err == nil) {
 					t.Errorf("%s %s %s: offered %v, accepted: %v", f.Name, cmp, vt.Type, offered, err)
 				}

@@ -22,10 +22,28 @@ func transactionType(given *string) (routingalgorithm.TransactionType, error) {
 		return routingalgorithm.TransactionTypePayment, nil
 	}
 	switch t := routingalgorithm.TransactionType(*given); t {
-	case routingalgorithm.TransactionTypePayment, routingalgorithm.TransactionTypePayout:
+	case routingalgorithm.TransactionTypePayment, routingalgorithm.TransactionTypePayout,
+		routingalgorithm.TransactionTypeThreeDsAuthentication:
 		return t, nil
 	}
-	return "", errs.InvalidValue("transaction_type", "payment and payout routing are served, got %q", *given)
+	return "", errs.InvalidValue("transaction_type", "must be payment, payout or three_ds_authentication, got %q", *given)
+}
+
+// algorithmFor is the transaction type of a new configuration of kind,
+// t as given (or payment when not given): a three_ds_decision_rule is for
+// three_ds_authentication and nothing else is, since only it decides 3-D
+// Secure and it chooses no connector.
+func algorithmFor(kind string, t routingalgorithm.TransactionType, given bool) (routingalgorithm.TransactionType, error) {
+	threeDS := kind == KindThreeDSDecisionRule
+	switch {
+	case threeDS && !given:
+		return routingalgorithm.TransactionTypeThreeDsAuthentication, nil
+	case threeDS && t != routingalgorithm.TransactionTypeThreeDsAuthentication:
+		return "", errs.InvalidValue("transaction_type", "a three_ds_decision_rule decides 3-D Secure: its transaction_type is three_ds_authentication, got %q", t)
+	case !threeDS && t == routingalgorithm.TransactionTypeThreeDsAuthentication:
+		return "", errs.InvalidValue("transaction_type", "three_ds_authentication takes a three_ds_decision_rule algorithm, got %q", kind)
+	}
+	return t, nil
 }
 
 // accountKind names the accounts a configuration of t chooses among.
@@ -59,9 +77,13 @@ func (s *Service) profileWithAccountsFor(ctx context.Context, named *string, t r
 }
 
 // activeFor is the profile's active configuration of t.
+// A 3-D Secure decision rule is never active: it is executed by its id.
 func activeFor(prof *ent.Profile, t routingalgorithm.TransactionType) *string {
-	if t == routingalgorithm.TransactionTypePayout {
+	switch t {
+	case routingalgorithm.TransactionTypePayout:
 		return prof.PayoutRoutingAlgorithmID
+	case routingalgorithm.TransactionTypeThreeDsAuthentication:
+		return nil
 	}
 	return prof.RoutingAlgorithmID
 }

@@ -71,12 +71,41 @@ func TestTransactionTypes(t *testing.T) {
 		{nil, routingalgorithm.TransactionTypePayment, true},
 		{str("payment"), routingalgorithm.TransactionTypePayment, true},
 		{str("payout"), routingalgorithm.TransactionTypePayout, true},
-		{str("three_ds_authentication"), "", false},
+		{str("three_ds_authentication"), routingalgorithm.TransactionTypeThreeDsAuthentication, true},
 		{str("refund"), "", false},
 	} {
 		got, err := transactionType(tt.given)
 		if got != tt.want || (err == nil) != tt.ok {
 			t.Errorf("%v: %q, %v", tt.given, got, err)
+		}
+	}
+}
+
+// TestAlgorithmFor: a three_ds_decision_rule is for three_ds_authentication
+// (when not given too), and nothing else is.
+func TestAlgorithmFor(t *testing.T) {
+	const (
+		payment = routingalgorithm.TransactionTypePayment
+		payout  = routingalgorithm.TransactionTypePayout
+		threeDS = routingalgorithm.TransactionTypeThreeDsAuthentication
+	)
+	for _, tt := range []struct {
+		kind  string
+		t     routingalgorithm.TransactionType
+		given bool
+		want  routingalgorithm.TransactionType
+	}{
+		{KindThreeDSDecisionRule, payment, false, threeDS},
+		{KindThreeDSDecisionRule, threeDS, true, threeDS},
+		{KindThreeDSDecisionRule, payment, true, ""},
+		{KindThreeDSDecisionRule, payout, true, ""},
+		{KindAdvanced, threeDS, true, ""},
+		{KindPriority, payout, true, payout},
+		{KindSingle, payment, false, payment},
+	} {
+		got, err := algorithmFor(tt.kind, tt.t, tt.given)
+		if got != tt.want || (err == nil) != (tt.want != "") {
+			t.Errorf("%s %s (given %v): %q, %v", tt.kind, tt.t, tt.given, got, err)
 		}
 	}
 }

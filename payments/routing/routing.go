@@ -4,7 +4,10 @@
 // advanced; transaction_type payment or payout), which one of each type
 // is active, and the profile's default fallback order. The payments and
 // payouts contexts ask it for candidates in order; it never calls a
-// connector itself.
+// connector itself. It also owns the rule language those configurations
+// share with a 3-D Secure decision rule (three_ds_decision_rule,
+// transaction_type three_ds_authentication; threeds.go), which it stores
+// and reads but never activates: payments/threedsdecision executes it.
 //
 // It must not import another domain package.
 package routing
@@ -106,10 +109,14 @@ func parseAlgorithm(a *schematype.RoutingAlgorithm) (*Algorithm, error) {
 			return nil, err
 		}
 		out.program, out.choices = prog, choices
+	case KindThreeDSDecisionRule:
+		if _, err := parseThreeDSRule(a.Data); err != nil {
+			return nil, err
+		}
 	case "":
 		return nil, errs.MissingField("algorithm.type")
 	default:
-		return nil, errs.InvalidValue("algorithm.type", "must be single, priority, volume_split or advanced, got %q", a.Type)
+		return nil, errs.InvalidValue("algorithm.type", "must be single, priority, volume_split, advanced or three_ds_decision_rule, got %q", a.Type)
 	}
 	for _, c := range out.choices {
 		if c.choice.Connector == "" {
@@ -145,6 +152,9 @@ func (s *Service) CreateConfig(ctx context.Context, in ConfigInput) (*ent.Routin
 	}
 	algo, err := parseAlgorithm(in.Algorithm)
 	if err != nil {
+		return nil, err
+	}
+	if forType, err = algorithmFor(algo.Kind, forType, in.TransactionType != nil); err != nil {
 		return nil, err
 	}
 	prof, accounts, err := s.profileWithAccountsFor(ctx, in.ProfileID, forType)
@@ -303,6 +313,10 @@ func (s *Service) Activate(ctx context.Context, id string) (*ent.RoutingAlgorith
 		}
 		if out.Kind == routingalgorithm.KindDynamic {
 			return "", errs.InvalidValue("routing_algorithm_id", "%s is a dynamic routing configuration: it is enabled with its profile's dynamic_routing toggle", id)
+		}
+		if out.TransactionType == routingalgorithm.TransactionTypeThreeDsAuthentication {
+			// It decides 3-D Secure, not connectors (Hyperswitch's refusal).
+			return "", errs.PreconditionFailed("Cannot use three_ds_authentication's routing algorithm for payment operation")
 		}
 		prof, err := txn.ForUpdate(s.db, tx.Profile.Query().Where(profile.ID(out.ProfileID))).Only(ctx)
 		if err != nil {
