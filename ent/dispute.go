@@ -60,6 +60,8 @@ type Dispute struct {
 	ConnectorUpdatedAt *time.Time `json:"connector_updated_at,omitempty"`
 	// Evidence holds the value of the "evidence" field.
 	Evidence map[string]interface{} `json:"evidence,omitempty"`
+	// EvidencePendingSince holds the value of the "evidence_pending_since" field.
+	EvidencePendingSince *time.Time `json:"evidence_pending_since,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the DisputeQuery when eager-loading is set.
 	Edges        DisputeEdges `json:"edges"`
@@ -99,7 +101,7 @@ func (*Dispute) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullInt64)
 		case dispute.FieldID, dispute.FieldMerchantID, dispute.FieldPaymentIntentID, dispute.FieldAttemptID, dispute.FieldProfileID, dispute.FieldMerchantConnectorID, dispute.FieldCurrency, dispute.FieldDisputeStage, dispute.FieldDisputeStatus, dispute.FieldConnector, dispute.FieldConnectorStatus, dispute.FieldConnectorDisputeID, dispute.FieldConnectorReason, dispute.FieldConnectorReasonCode:
 			values[i] = new(sql.NullString)
-		case dispute.FieldCreatedAt, dispute.FieldModifiedAt, dispute.FieldChallengeRequiredBy, dispute.FieldConnectorCreatedAt, dispute.FieldConnectorUpdatedAt:
+		case dispute.FieldCreatedAt, dispute.FieldModifiedAt, dispute.FieldChallengeRequiredBy, dispute.FieldConnectorCreatedAt, dispute.FieldConnectorUpdatedAt, dispute.FieldEvidencePendingSince:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -250,6 +252,13 @@ func (_m *Dispute) assignValues(columns []string, values []any) error {
 					return fmt.Errorf("unmarshal field evidence: %w", err)
 				}
 			}
+		case dispute.FieldEvidencePendingSince:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field evidence_pending_since", values[i])
+			} else if value.Valid {
+				_m.EvidencePendingSince = new(time.Time)
+				*_m.EvidencePendingSince = value.Time
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -362,6 +371,11 @@ func (_m *Dispute) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("evidence=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Evidence))
+	builder.WriteString(", ")
+	if v := _m.EvidencePendingSince; v != nil {
+		builder.WriteString("evidence_pending_since=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -225,6 +225,20 @@ func (_c *DisputeCreate) SetEvidence(v map[string]interface{}) *DisputeCreate {
 	return _c
 }
 
+// SetEvidencePendingSince sets the "evidence_pending_since" field.
+func (_c *DisputeCreate) SetEvidencePendingSince(v time.Time) *DisputeCreate {
+	_c.mutation.SetEvidencePendingSince(v)
+	return _c
+}
+
+// SetNillableEvidencePendingSince sets the "evidence_pending_since" field if the given value is not nil.
+func (_c *DisputeCreate) SetNillableEvidencePendingSince(v *time.Time) *DisputeCreate {
+	if v != nil {
+		_c.SetEvidencePendingSince(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *DisputeCreate) SetID(v string) *DisputeCreate {
 	_c.mutation.SetID(v)
@@ -545,6 +559,10 @@ func (_c *DisputeCreate) createSpec() (*Dispute, *sqlgraph.CreateSpec) {
 		_spec.SetField(dispute.FieldEvidence, field.TypeJSON, value)
 		_node.Evidence = value
 	}
+	if value, ok := _c.mutation.EvidencePendingSince(); ok {
+		_spec.SetField(dispute.FieldEvidencePendingSince, field.TypeTime, value)
+		_node.EvidencePendingSince = &value
+	}
 	if nodes := _c.mutation.PaymentIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -839,6 +857,24 @@ func (u *DisputeUpsert) UpdateEvidence() *DisputeUpsert {
 // ClearEvidence clears the value of the "evidence" field.
 func (u *DisputeUpsert) ClearEvidence() *DisputeUpsert {
 	u.SetNull(dispute.FieldEvidence)
+	return u
+}
+
+// SetEvidencePendingSince sets the "evidence_pending_since" field.
+func (u *DisputeUpsert) SetEvidencePendingSince(v time.Time) *DisputeUpsert {
+	u.Set(dispute.FieldEvidencePendingSince, v)
+	return u
+}
+
+// UpdateEvidencePendingSince sets the "evidence_pending_since" field to the value that was provided on create.
+func (u *DisputeUpsert) UpdateEvidencePendingSince() *DisputeUpsert {
+	u.SetExcluded(dispute.FieldEvidencePendingSince)
+	return u
+}
+
+// ClearEvidencePendingSince clears the value of the "evidence_pending_since" field.
+func (u *DisputeUpsert) ClearEvidencePendingSince() *DisputeUpsert {
+	u.SetNull(dispute.FieldEvidencePendingSince)
 	return u
 }
 
@@ -1168,6 +1204,27 @@ func (u *DisputeUpsertOne) UpdateEvidence() *DisputeUpsertOne {
 func (u *DisputeUpsertOne) ClearEvidence() *DisputeUpsertOne {
 	return u.Update(func(s *DisputeUpsert) {
 		s.ClearEvidence()
+	})
+}
+
+// SetEvidencePendingSince sets the "evidence_pending_since" field.
+func (u *DisputeUpsertOne) SetEvidencePendingSince(v time.Time) *DisputeUpsertOne {
+	return u.Update(func(s *DisputeUpsert) {
+		s.SetEvidencePendingSince(v)
+	})
+}
+
+// UpdateEvidencePendingSince sets the "evidence_pending_since" field to the value that was provided on create.
+func (u *DisputeUpsertOne) UpdateEvidencePendingSince() *DisputeUpsertOne {
+	return u.Update(func(s *DisputeUpsert) {
+		s.UpdateEvidencePendingSince()
+	})
+}
+
+// ClearEvidencePendingSince clears the value of the "evidence_pending_since" field.
+func (u *DisputeUpsertOne) ClearEvidencePendingSince() *DisputeUpsertOne {
+	return u.Update(func(s *DisputeUpsert) {
+		s.ClearEvidencePendingSince()
 	})
 }
 
@@ -1664,6 +1721,27 @@ func (u *DisputeUpsertBulk) UpdateEvidence() *DisputeUpsertBulk {
 func (u *DisputeUpsertBulk) ClearEvidence() *DisputeUpsertBulk {
 	return u.Update(func(s *DisputeUpsert) {
 		s.ClearEvidence()
+	})
+}
+
+// SetEvidencePendingSince sets the "evidence_pending_since" field.
+func (u *DisputeUpsertBulk) SetEvidencePendingSince(v time.Time) *DisputeUpsertBulk {
+	return u.Update(func(s *DisputeUpsert) {
+		s.SetEvidencePendingSince(v)
+	})
+}
+
+// UpdateEvidencePendingSince sets the "evidence_pending_since" field to the value that was provided on create.
+func (u *DisputeUpsertBulk) UpdateEvidencePendingSince() *DisputeUpsertBulk {
+	return u.Update(func(s *DisputeUpsert) {
+		s.UpdateEvidencePendingSince()
+	})
+}
+
+// ClearEvidencePendingSince clears the value of the "evidence_pending_since" field.
+func (u *DisputeUpsertBulk) ClearEvidencePendingSince() *DisputeUpsertBulk {
+	return u.Update(func(s *DisputeUpsert) {
+		s.ClearEvidencePendingSince()
 	})
 }
 

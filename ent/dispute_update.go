@@ -273,6 +273,26 @@ func (_u *DisputeUpdate) ClearEvidence() *DisputeUpdate {
 	return _u
 }
 
+// SetEvidencePendingSince sets the "evidence_pending_since" field.
+func (_u *DisputeUpdate) SetEvidencePendingSince(v time.Time) *DisputeUpdate {
+	_u.mutation.SetEvidencePendingSince(v)
+	return _u
+}
+
+// SetNillableEvidencePendingSince sets the "evidence_pending_since" field if the given value is not nil.
+func (_u *DisputeUpdate) SetNillableEvidencePendingSince(v *time.Time) *DisputeUpdate {
+	if v != nil {
+		_u.SetEvidencePendingSince(*v)
+	}
+	return _u
+}
+
+// ClearEvidencePendingSince clears the value of the "evidence_pending_since" field.
+func (_u *DisputeUpdate) ClearEvidencePendingSince() *DisputeUpdate {
+	_u.mutation.ClearEvidencePendingSince()
+	return _u
+}
+
 // Mutation returns the DisputeMutation object of the builder.
 func (_u *DisputeUpdate) Mutation() *DisputeMutation {
 	return _u.mutation
@@ -459,6 +479,12 @@ func (_u *DisputeUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.EvidenceCleared() {
 		_spec.ClearField(dispute.FieldEvidence, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.EvidencePendingSince(); ok {
+		_spec.SetField(dispute.FieldEvidencePendingSince, field.TypeTime, value)
+	}
+	if _u.mutation.EvidencePendingSinceCleared() {
+		_spec.ClearField(dispute.FieldEvidencePendingSince, field.TypeTime)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
@@ -725,6 +751,26 @@ func (_u *DisputeUpdateOne) ClearEvidence() *DisputeUpdateOne {
 	return _u
 }
 
+// SetEvidencePendingSince sets the "evidence_pending_since" field.
+func (_u *DisputeUpdateOne) SetEvidencePendingSince(v time.Time) *DisputeUpdateOne {
+	_u.mutation.SetEvidencePendingSince(v)
+	return _u
+}
+
+// SetNillableEvidencePendingSince sets the "evidence_pending_since" field if the given value is not nil.
+func (_u *DisputeUpdateOne) SetNillableEvidencePendingSince(v *time.Time) *DisputeUpdateOne {
+	if v != nil {
+		_u.SetEvidencePendingSince(*v)
+	}
+	return _u
+}
+
+// ClearEvidencePendingSince clears the value of the "evidence_pending_since" field.
+func (_u *DisputeUpdateOne) ClearEvidencePendingSince() *DisputeUpdateOne {
+	_u.mutation.ClearEvidencePendingSince()
+	return _u
+}
+
 // Mutation returns the DisputeMutation object of the builder.
 func (_u *DisputeUpdateOne) Mutation() *DisputeMutation {
 	return _u.mutation
@@ -941,6 +987,12 @@ func (_u *DisputeUpdateOne) sqlSave(ctx context.Context) (_node *Dispute, err er
 	}
 	if _u.mutation.EvidenceCleared() {
 		_spec.ClearField(dispute.FieldEvidence, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.EvidencePendingSince(); ok {
+		_spec.SetField(dispute.FieldEvidencePendingSince, field.TypeTime, value)
+	}
+	if _u.mutation.EvidencePendingSinceCleared() {
+		_spec.ClearField(dispute.FieldEvidencePendingSince, field.TypeTime)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	_node = &Dispute{config: _u.config}

@@ -13390,35 +13390,36 @@ func (m *CustomerMutation) ResetEdge(name string) error {
 // DisputeMutation represents an operation that mutates the Dispute nodes in the graph.
 type DisputeMutation struct {
 	config
-	op                    Op
-	typ                   string
-	id                    *string
-	merchant_id           *string
-	created_at            *time.Time
-	modified_at           *time.Time
-	attempt_id            *string
-	profile_id            *string
-	merchant_connector_id *string
-	amount                *int64
-	addamount             *int64
-	currency              *schematype.Currency
-	dispute_stage         *dispute.DisputeStage
-	dispute_status        *dispute.DisputeStatus
-	connector             *string
-	connector_status      *string
-	connector_dispute_id  *string
-	connector_reason      *string
-	connector_reason_code *string
-	challenge_required_by *time.Time
-	connector_created_at  *time.Time
-	connector_updated_at  *time.Time
-	evidence              *map[string]interface{}
-	clearedFields         map[string]struct{}
-	payment               *string
-	clearedpayment        bool
-	done                  bool
-	oldValue              func(context.Context) (*Dispute, error)
-	predicates            []predicate.Dispute
+	op                     Op
+	typ                    string
+	id                     *string
+	merchant_id            *string
+	created_at             *time.Time
+	modified_at            *time.Time
+	attempt_id             *string
+	profile_id             *string
+	merchant_connector_id  *string
+	amount                 *int64
+	addamount              *int64
+	currency               *schematype.Currency
+	dispute_stage          *dispute.DisputeStage
+	dispute_status         *dispute.DisputeStatus
+	connector              *string
+	connector_status       *string
+	connector_dispute_id   *string
+	connector_reason       *string
+	connector_reason_code  *string
+	challenge_required_by  *time.Time
+	connector_created_at   *time.Time
+	connector_updated_at   *time.Time
+	evidence               *map[string]interface{}
+	evidence_pending_since *time.Time
+	clearedFields          map[string]struct{}
+	payment                *string
+	clearedpayment         bool
+	done                   bool
+	oldValue               func(context.Context) (*Dispute, error)
+	predicates             []predicate.Dispute
 }
 
 var _ ent.Mutation = (*DisputeMutation)(nil)
@@ -14356,6 +14357,55 @@ func (m *DisputeMutation) ResetEvidence() {
 	delete(m.clearedFields, dispute.FieldEvidence)
 }
 
+// SetEvidencePendingSince sets the "evidence_pending_since" field.
+func (m *DisputeMutation) SetEvidencePendingSince(t time.Time) {
+	m.evidence_pending_since = &t
+}
+
+// EvidencePendingSince returns the value of the "evidence_pending_since" field in the mutation.
+func (m *DisputeMutation) EvidencePendingSince() (r time.Time, exists bool) {
+	v := m.evidence_pending_since
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEvidencePendingSince returns the old "evidence_pending_since" field's value of the Dispute entity.
+// If the Dispute object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DisputeMutation) OldEvidencePendingSince(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEvidencePendingSince is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEvidencePendingSince requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEvidencePendingSince: %w", err)
+	}
+	return oldValue.EvidencePendingSince, nil
+}
+
+// ClearEvidencePendingSince clears the value of the "evidence_pending_since" field.
+func (m *DisputeMutation) ClearEvidencePendingSince() {
+	m.evidence_pending_since = nil
+	m.clearedFields[dispute.FieldEvidencePendingSince] = struct{}{}
+}
+
+// EvidencePendingSinceCleared returns if the "evidence_pending_since" field was cleared in this mutation.
+func (m *DisputeMutation) EvidencePendingSinceCleared() bool {
+	_, ok := m.clearedFields[dispute.FieldEvidencePendingSince]
+	return ok
+}
+
+// ResetEvidencePendingSince resets all changes to the "evidence_pending_since" field.
+func (m *DisputeMutation) ResetEvidencePendingSince() {
+	m.evidence_pending_since = nil
+	delete(m.clearedFields, dispute.FieldEvidencePendingSince)
+}
+
 // SetPaymentID sets the "payment" edge to the PaymentIntent entity by id.
 func (m *DisputeMutation) SetPaymentID(id string) {
 	m.payment = &id
@@ -14430,7 +14480,7 @@ func (m *DisputeMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *DisputeMutation) Fields() []string {
-	fields := make([]string, 0, 20)
+	fields := make([]string, 0, 21)
 	if m.merchant_id != nil {
 		fields = append(fields, dispute.FieldMerchantID)
 	}
@@ -14491,6 +14541,9 @@ func (m *DisputeMutation) Fields() []string {
 	if m.evidence != nil {
 		fields = append(fields, dispute.FieldEvidence)
 	}
+	if m.evidence_pending_since != nil {
+		fields = append(fields, dispute.FieldEvidencePendingSince)
+	}
 	return fields
 }
 
@@ -14539,6 +14592,8 @@ func (m *DisputeMutation) Field(name string) (ent.Value, bool) {
 		return m.ConnectorUpdatedAt()
 	case dispute.FieldEvidence:
 		return m.Evidence()
+	case dispute.FieldEvidencePendingSince:
+		return m.EvidencePendingSince()
 	}
 	return nil, false
 }
@@ -14588,6 +14643,8 @@ func (m *DisputeMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return m.OldConnectorUpdatedAt(ctx)
 	case dispute.FieldEvidence:
 		return m.OldEvidence(ctx)
+	case dispute.FieldEvidencePendingSince:
+		return m.OldEvidencePendingSince(ctx)
 	}
 	return nil, fmt.Errorf("unknown Dispute field %s", name)
 }
@@ -14737,6 +14794,13 @@ func (m *DisputeMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetEvidence(v)
 		return nil
+	case dispute.FieldEvidencePendingSince:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEvidencePendingSince(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Dispute field %s", name)
 }
@@ -14803,6 +14867,9 @@ func (m *DisputeMutation) ClearedFields() []string {
 	if m.FieldCleared(dispute.FieldEvidence) {
 		fields = append(fields, dispute.FieldEvidence)
 	}
+	if m.FieldCleared(dispute.FieldEvidencePendingSince) {
+		fields = append(fields, dispute.FieldEvidencePendingSince)
+	}
 	return fields
 }
 
@@ -14837,6 +14904,9 @@ func (m *DisputeMutation) ClearField(name string) error {
 		return nil
 	case dispute.FieldEvidence:
 		m.ClearEvidence()
+		return nil
+	case dispute.FieldEvidencePendingSince:
+		m.ClearEvidencePendingSince()
 		return nil
 	}
 	return fmt.Errorf("unknown Dispute nullable field %s", name)
@@ -14905,6 +14975,9 @@ func (m *DisputeMutation) ResetField(name string) error {
 		return nil
 	case dispute.FieldEvidence:
 		m.ResetEvidence()
+		return nil
+	case dispute.FieldEvidencePendingSince:
+		m.ResetEvidencePendingSince()
 		return nil
 	}
 	return fmt.Errorf("unknown Dispute field %s", name)

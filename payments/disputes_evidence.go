@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"time"
 
 	"switchyard/ent"
 	"switchyard/ent/dispute"
 	"switchyard/payments/connector"
+	"switchyard/payments/connectorcall"
 	"switchyard/payments/errs"
 	"switchyard/payments/files"
 	"switchyard/payments/txn"
@@ -115,13 +117,14 @@ func (s *Service) lockDispute(ctx context.Context, tx *ent.Tx, disputeID string)
 
 // SubmitEvidence is POST /disputes/evidence: the given members are merged
 // into the dispute's evidence, every file they name must be the
-// merchant's, and the whole evidence goes to the connector. The dispute
-// then waits for the network's decision as dispute_challenged; that
-// change, its dispute_challenged event and the files' being locked
-// against deletion are one transaction. The connector is called before
-// that transaction: a crash between the two leaves the dispute open, and
-// a retry sends the same evidence again, which a connector takes as a
-// replacement.
+// merchant's, and the whole evidence goes to the connector, as a
+// connectorcall.Call (evidenceCall): the reserve step records the evidence,
+// locks its files against deletion and marks the submission pending
+// (evidence_pending_since); the connector is called; the settle step
+// records its answer: dispute_challenged with its event, the mark cleared.
+// A crash in between leaves the mark for the recovery pass
+// (DecideDisputes). While a submission is pending the dispute takes no
+// other evidence (HE_03), so a retry cannot send something else meanwhile.
 func (s *Service) SubmitEvidence(ctx context.Context, in EvidenceInput) (*DisputeView, error) {
 	if in.DisputeID == "" {
 		return nil, errs.ErrDisputeIDMissing.New()
@@ -135,33 +138,132 @@ func (s *Service) SubmitEvidence(ctx context.Context, in EvidenceInput) (*Disput
 	if err != nil {
 		return nil, err
 	}
-	if err := evidenceAllowed(d); err != nil {
+	if err := evidenceTaken(d); err != nil {
 		return nil, err
 	}
-	ev := evidenceOf(d)
-	for k, v := range in.Members {
-		ev[k] = v
-	}
-	fileIDs := fileIDsOf(ev)
-	if _, err := s.files.Metadata(ctx, s.db.Client, fileIDs); err != nil {
-		return nil, err
-	}
-	res, err := s.sendEvidence(ctx, d, ev)
+	// The connector is checked before anything is reserved: a dispute
+	// marked pending with no connector to send to would stay so.
+	conn, acct, err := s.disputeConnector(ctx, d)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.recordEvidence(ctx, in.DisputeID, ev, fileIDs, res); err != nil {
+	sub := &evidenceSubmission{dispute: d, conn: conn, acct: acct}
+	call := s.evidenceCall(sub)
+	call.Reserve = func(ctx context.Context, tx *ent.Tx) (bool, error) {
+		return true, s.reserveEvidence(ctx, tx, in.Members, sub)
+	}
+	if _, err := call.Run(ctx, s.db); err != nil {
 		return nil, err
+	}
+	if sub.callErr != nil {
+		return nil, errs.ErrDisputeFailed.New().WithCause(sub.callErr)
 	}
 	return s.GetDispute(ctx, in.DisputeID)
 }
 
-// sendEvidence sends the dispute's whole evidence ev to its connector.
-func (s *Service) sendEvidence(ctx context.Context, d *ent.Dispute, ev map[string]string) (*connector.DisputeResult, error) {
-	defender, acct, err := s.disputeDefender(ctx, d)
-	if err != nil {
-		return nil, err
+// evidenceTaken is evidenceAllowed, and no submission pending: the
+// evidence a pending submission sent (or will send again on recovery) is
+// the one stored, so it cannot change meanwhile.
+func evidenceTaken(d *ent.Dispute) error {
+	if err := evidenceAllowed(d); err != nil {
+		return err
 	}
+	if d.EvidencePendingSince != nil {
+		return errs.ErrDisputeStatusInvalid.Detailf("this dispute's evidence is being submitted to the connector; try again once the submission is settled")
+	}
+	return nil
+}
+
+// evidenceSubmission is what a submission's connector call needs.
+type evidenceSubmission struct {
+	// dispute is the row as read before the call (its ids, its connector).
+	dispute *ent.Dispute
+	conn    connector.Connector
+	acct    connector.Account
+	// ev is the whole evidence sent; pendingSince the reservation's mark,
+	// which the settle step finds unchanged unless the submission was
+	// settled already.
+	ev           map[string]string
+	pendingSince time.Time
+	// replacing: the dispute was challenged already, so the connector
+	// holds earlier evidence and its sync cannot tell whether this arrived.
+	replacing bool
+	// callErr is the call's transport failure (the submission stays pending).
+	callErr error
+}
+
+// reserveEvidence is a submission's reserve step, inside tx (the
+// dispute's row locked): the merged evidence is stored, its files are
+// checked and locked against deletion, and the submission marked pending.
+func (s *Service) reserveEvidence(ctx context.Context, tx *ent.Tx, members map[string]string, sub *evidenceSubmission) error {
+	d, err := s.lockDispute(ctx, tx, sub.dispute.ID)
+	if err != nil {
+		return err
+	}
+	if err := evidenceTaken(d); err != nil {
+		return err // changed since it was read
+	}
+	ev := evidenceOf(d)
+	for k, v := range members {
+		ev[k] = v
+	}
+	fileIDs := fileIDsOf(ev)
+	if _, err := s.files.Metadata(ctx, tx.Client(), fileIDs); err != nil {
+		return err
+	}
+	if err := s.files.MarkSubmitted(ctx, tx, fileIDs); err != nil {
+		return err
+	}
+	sub.ev, sub.replacing = ev, d.DisputeStatus == dispute.DisputeStatusDisputeChallenged
+	sub.pendingSince = s.db.Now().Truncate(time.Microsecond) // as the column keeps it
+	return txn.ErrorOrNil(d.Update().SetEvidence(evidenceColumn(ev)).SetEvidencePendingSince(sub.pendingSince).Exec(ctx), "dispute")
+}
+
+// evidenceCall is the connector call of sub (its reserve step is the
+// caller's). Its recovery asks the connector's dispute sync whether the
+// evidence arrived; evidence that never arrived (ErrTransactionNotFound),
+// or a replacement, which the sync cannot tell from the evidence the
+// connector holds, is sent again: the merchant asked for it to be sent,
+// its files are locked as submitted, and a connector takes a second
+// submission as a replacement.
+func (s *Service) evidenceCall(sub *evidenceSubmission) connectorcall.Call[*connector.DisputeResult] {
+	send := func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.DisputeResult, error) {
+		return conn.(connector.DisputeDefender).SubmitEvidence(ctx, evidenceRequest(sub.dispute, acct, sub.ev))
+	}
+	return connectorcall.Call[*connector.DisputeResult]{
+		Connect: func() (connector.Connector, connector.Account, error) { return sub.conn, sub.acct, nil },
+		Call:    send,
+		Sync: func(ctx context.Context, conn connector.Connector, acct connector.Account) (*connector.DisputeResult, error) {
+			if !sub.replacing {
+				res, err := conn.(connector.DisputeDefender).DisputeSync(ctx,
+					&connector.DisputeSyncRequest{Account: acct, ConnectorDisputeID: sub.dispute.ConnectorDisputeID})
+				if !errors.Is(err, connector.ErrTransactionNotFound) {
+					return res, err
+				}
+			}
+			return send(ctx, conn, acct)
+		},
+		Synced: syncedEvidence,
+		Settle: func(ctx context.Context, tx *ent.Tx, res *connector.DisputeResult, callErr error) error {
+			return s.settleEvidence(ctx, tx, sub, res, callErr)
+		},
+	}
+}
+
+// syncedEvidence is what recovery records of the sync's answer: nothing
+// while the connector cannot say (an error, asked again next pass), else
+// that the evidence arrived: the dispute is challenged. A decision the
+// sync already knows is left to the decision pass, which records it with
+// its own event right after.
+func syncedEvidence(res *connector.DisputeResult, err error) (*connector.DisputeResult, bool) {
+	if err != nil {
+		return nil, false
+	}
+	return &connector.DisputeResult{Status: connector.DisputeChallenged, ConnectorStatus: res.ConnectorStatus}, true
+}
+
+// evidenceRequest is the evidence ev of d as sent to its connector.
+func evidenceRequest(d *ent.Dispute, acct connector.Account, ev map[string]string) *connector.EvidenceRequest {
 	req := &connector.EvidenceRequest{Account: acct, DisputeID: d.ID, ConnectorDisputeID: d.ConnectorDisputeID,
 		Text: map[string]string{}, Files: map[string]string{}}
 	for k, v := range ev {
@@ -171,44 +273,42 @@ func (s *Service) sendEvidence(ctx context.Context, d *ent.Dispute, ev map[strin
 			req.Text[k] = v
 		}
 	}
-	res, err := defender.SubmitEvidence(ctx, req)
-	if err != nil {
-		return nil, errs.ErrDisputeFailed.New().WithCause(err)
-	}
-	return res, nil
+	return req
 }
 
-// recordEvidence writes what the connector answered to submitted evidence
-// ev: the dispute's evidence and status, its files locked against
-// deletion and its event, in one transaction, rechecked under the
-// dispute's lock.
-func (s *Service) recordEvidence(ctx context.Context, disputeID string, ev map[string]string, fileIDs []string,
-	res *connector.DisputeResult) error {
-	return s.db.InTx(ctx, func(tx *ent.Tx) error {
-		d, err := s.lockDispute(ctx, tx, disputeID)
-		if err != nil {
-			return err
-		}
-		if err := evidenceAllowed(d); err != nil {
-			return err
-		}
-		if _, err := s.files.Metadata(ctx, tx.Client(), fileIDs); err != nil {
-			return err // deleted meanwhile
-		}
-		if err := s.files.MarkSubmitted(ctx, tx, fileIDs); err != nil {
-			return err
-		}
-		was := d.DisputeStatus
-		d, err = d.Update().SetEvidence(evidenceColumn(ev)).SetDisputeStatus(dispute.DisputeStatus(res.Status)).
-			SetConnectorStatus(res.ConnectorStatus).SetConnectorUpdatedAt(s.db.Now()).Save(ctx)
-		if err != nil {
-			return txn.Error(err, "dispute")
-		}
-		if d.DisputeStatus == was {
-			return nil // evidence replaced on a challenged dispute: no new status, no event
-		}
-		return s.emitDisputeEventOf(ctx, tx, d)
-	})
+// settleEvidence is a submission's settle step, inside tx: under the
+// dispute's lock, a submission no longer pending with sub's mark was
+// settled already (the answer is late and changes nothing twice); no
+// answer (callErr) leaves it pending for recovery; an answer clears the
+// mark and records the dispute's status with its event. A dispute
+// accepted meanwhile stays accepted.
+func (s *Service) settleEvidence(ctx context.Context, tx *ent.Tx, sub *evidenceSubmission, res *connector.DisputeResult, callErr error) error {
+	d, err := s.lockDispute(ctx, tx, sub.dispute.ID)
+	if err != nil {
+		return err
+	}
+	if d.EvidencePendingSince == nil || !d.EvidencePendingSince.Equal(sub.pendingSince) {
+		lateAnswer(ctx, "dispute evidence", d.ID, callErr)
+		return nil
+	}
+	if callErr != nil {
+		sub.callErr = callErr
+		return nil
+	}
+	update := d.Update().ClearEvidencePendingSince()
+	if evidenceAllowed(d) != nil {
+		return txn.ErrorOrNil(update.Exec(ctx), "dispute")
+	}
+	was := d.DisputeStatus
+	d, err = update.SetDisputeStatus(dispute.DisputeStatus(res.Status)).SetConnectorStatus(res.ConnectorStatus).
+		SetConnectorUpdatedAt(s.db.Now()).Save(ctx)
+	if err != nil {
+		return txn.Error(err, "dispute")
+	}
+	if d.DisputeStatus == was {
+		return nil // evidence replaced on a challenged dispute: no new status, no event
+	}
+	return s.emitDisputeEventOf(ctx, tx, d)
 }
 
 // emitDisputeEventOf writes d's event with its payment's captured amount.
@@ -220,9 +320,10 @@ func (s *Service) emitDisputeEventOf(ctx context.Context, tx *ent.Tx, d *ent.Dis
 	return s.emitDisputeEvent(ctx, tx, d, pi, pi.AmountCaptured)
 }
 
-// disputeDefender is the integration of the dispute's connector account,
-// as one that takes evidence (IR_20 when it does not).
-func (s *Service) disputeDefender(ctx context.Context, d *ent.Dispute) (connector.DisputeDefender, connector.Account, error) {
+// disputeConnector is the integration of the dispute's connector account,
+// checked to be one that takes evidence (connector.DisputeDefender; IR_20
+// when it does not).
+func (s *Service) disputeConnector(ctx context.Context, d *ent.Dispute) (connector.Connector, connector.Account, error) {
 	if d.MerchantConnectorID == nil {
 		return nil, connector.Account{}, errs.ErrFlowNotSupported.Newf("The dispute has no connector account to send evidence to")
 	}
@@ -234,11 +335,10 @@ func (s *Service) disputeDefender(ctx context.Context, d *ent.Dispute) (connecto
 	if err != nil {
 		return nil, acct, err
 	}
-	defender, ok := conn.(connector.DisputeDefender)
-	if !ok {
+	if _, ok := conn.(connector.DisputeDefender); !ok {
 		return nil, acct, errs.ErrFlowNotSupported.Newf("The connector %s does not take dispute evidence", mca.ConnectorName)
 	}
-	return defender, acct, nil
+	return conn, acct, nil
 }
 
 // AttachEvidence is PUT /disputes/evidence: it uploads a file and makes it
@@ -258,7 +358,7 @@ func (s *Service) AttachEvidence(ctx context.Context, disputeID, evidenceType st
 	if err != nil {
 		return "", err
 	}
-	if err := evidenceAllowed(d); err != nil {
+	if err := evidenceTaken(d); err != nil {
 		return "", err
 	}
 	f, err := s.files.Create(ctx, u)
@@ -281,12 +381,16 @@ func (s *Service) DeleteEvidence(ctx context.Context, disputeID, evidenceType st
 	return s.updateEvidence(ctx, disputeID, func(ev map[string]string) { delete(ev, evidenceType) })
 }
 
-// updateEvidence changes the dispute's stored evidence in a transaction.
+// updateEvidence changes the dispute's stored evidence in a transaction,
+// unless a submission of it is pending.
 func (s *Service) updateEvidence(ctx context.Context, disputeID string, change func(map[string]string)) error {
 	return s.db.InTx(ctx, func(tx *ent.Tx) error {
 		d, err := s.lockDispute(ctx, tx, disputeID)
 		if err != nil {
 			return err
+		}
+		if d.EvidencePendingSince != nil {
+			return evidenceTaken(d)
 		}
 		ev := evidenceOf(d)
 		change(ev)
@@ -318,56 +422,6 @@ func (s *Service) DisputeEvidence(ctx context.Context, disputeID string) ([]Evid
 		blocks[i].File = found[blocks[i].FileID]
 	}
 	return blocks, nil
-}
-
-// SyncDispute asks the connector what became of a challenged dispute
-// (GET /disputes/{id}?force_sync=true, and the decision pass): a decision
-// moves it to dispute_won or dispute_lost with its event, in one
-// transaction. Other disputes are answered as they are.
-func (s *Service) SyncDispute(ctx context.Context, disputeID string) (*DisputeView, error) {
-	v, err := s.GetDispute(ctx, disputeID)
-	if err != nil || v.Dispute.DisputeStatus != dispute.DisputeStatusDisputeChallenged {
-		return v, err
-	}
-	if _, err := s.syncChallenged(ctx, v.Dispute); err != nil {
-		return nil, err
-	}
-	return s.GetDispute(ctx, disputeID)
-}
-
-// syncChallenged applies the connector's answer about a challenged dispute;
-// it says whether the dispute was decided.
-func (s *Service) syncChallenged(ctx context.Context, d *ent.Dispute) (bool, error) {
-	defender, acct, err := s.disputeDefender(ctx, d)
-	if err != nil {
-		return false, err
-	}
-	res, err := defender.DisputeSync(ctx, &connector.DisputeSyncRequest{Account: acct, ConnectorDisputeID: d.ConnectorDisputeID})
-	if errors.Is(err, connector.ErrTransactionNotFound) {
-		return false, nil // the connector has no evidence: nothing to decide
-	}
-	if err != nil {
-		return false, errs.ErrDisputeFailed.New().WithCause(err)
-	}
-	if res.Status != connector.DisputeWon && res.Status != connector.DisputeLost {
-		return false, nil
-	}
-	err = s.db.InTx(ctx, func(tx *ent.Tx) error {
-		d, err := s.lockDispute(ctx, tx, d.ID)
-		if err != nil {
-			return err
-		}
-		if d.DisputeStatus != dispute.DisputeStatusDisputeChallenged {
-			return nil // decided (or accepted) meanwhile
-		}
-		d, err = d.Update().SetDisputeStatus(dispute.DisputeStatus(res.Status)).SetConnectorStatus(res.ConnectorStatus).
-			SetConnectorUpdatedAt(s.db.Now()).Save(ctx)
-		if err != nil {
-			return txn.Error(err, "dispute")
-		}
-		return s.emitDisputeEventOf(ctx, tx, d)
-	})
-	return err == nil, err
 }
 
 // MaxFileSize is the largest evidence file accepted, in bytes.

@@ -60,6 +60,8 @@ const (
 	FieldConnectorUpdatedAt = "connector_updated_at"
 	// FieldEvidence holds the string denoting the evidence field in the database.
 	FieldEvidence = "evidence"
+	// FieldEvidencePendingSince holds the string denoting the evidence_pending_since field in the database.
+	FieldEvidencePendingSince = "evidence_pending_since"
 	// EdgePayment holds the string denoting the payment edge name in mutations.
 	EdgePayment = "payment"
 	// Table holds the table name of the dispute in the database.
@@ -96,6 +98,7 @@ var Columns = []string{
 	FieldConnectorCreatedAt,
 	FieldConnectorUpdatedAt,
 	FieldEvidence,
+	FieldEvidencePendingSince,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -319,6 +322,11 @@ func ByConnectorCreatedAt(opts ...sql.OrderTermOption) OrderOption {
 // ByConnectorUpdatedAt orders the results by the connector_updated_at field.
 func ByConnectorUpdatedAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldConnectorUpdatedAt, opts...).ToFunc()
+}
+
+// ByEvidencePendingSince orders the results by the evidence_pending_since field.
+func ByEvidencePendingSince(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldEvidencePendingSince, opts...).ToFunc()
 }
 
 // ByPaymentField orders the results by payment field.

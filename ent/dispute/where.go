@@ -146,6 +146,11 @@ func ConnectorUpdatedAt(v time.Time) predicate.Dispute {
 	return predicate.Dispute(sql.FieldEQ(FieldConnectorUpdatedAt, v))
 }
 
+// EvidencePendingSince applies equality check predicate on the "evidence_pending_since" field. It's identical to EvidencePendingSinceEQ.
+func EvidencePendingSince(v time.Time) predicate.Dispute {
+	return predicate.Dispute(sql.FieldEQ(FieldEvidencePendingSince, v))
+}
+
 // MerchantIDEQ applies the EQ predicate on the "merchant_id" field.
 func MerchantIDEQ(v string) predicate.Dispute {
 	return predicate.Dispute(sql.FieldEQ(FieldMerchantID, v))
@@ -1174,6 +1179,56 @@ func EvidenceIsNil() predicate.Dispute {
 // EvidenceNotNil applies the NotNil predicate on the "evidence" field.
 func EvidenceNotNil() predicate.Dispute {
 	return predicate.Dispute(sql.FieldNotNull(FieldEvidence))
+}
+
+// EvidencePendingSinceEQ applies the EQ predicate on the "evidence_pending_since" field.
+func EvidencePendingSinceEQ(v time.Time) predicate.Dispute {
+	return predicate.Dispute(sql.FieldEQ(FieldEvidencePendingSince, v))
+}
+
+// EvidencePendingSinceNEQ applies the NEQ predicate on the "evidence_pending_since" field.
+func EvidencePendingSinceNEQ(v time.Time) predicate.Dispute {
+	return predicate.Dispute(sql.FieldNEQ(FieldEvidencePendingSince, v))
+}
+
+// EvidencePendingSinceIn applies the In predicate on the "evidence_pending_since" field.
+func EvidencePendingSinceIn(vs ...time.Time) predicate.Dispute {
+	return predicate.Dispute(sql.FieldIn(FieldEvidencePendingSince, vs...))
+}
+
+// EvidencePendingSinceNotIn applies the NotIn predicate on the "evidence_pending_since" field.
+func EvidencePendingSinceNotIn(vs ...time.Time) predicate.Dispute {
+	return predicate.Dispute(sql.FieldNotIn(FieldEvidencePendingSince, vs...))
+}
+
+// EvidencePendingSinceGT applies the GT predicate on the "evidence_pending_since" field.
+func EvidencePendingSinceGT(v time.Time) predicate.Dispute {
+	return predicate.Dispute(sql.FieldGT(FieldEvidencePendingSince, v))
+}
+
+// EvidencePendingSinceGTE applies the GTE predicate on the "evidence_pending_since" field.
+func EvidencePendingSinceGTE(v time.Time) predicate.Dispute {
+	return predicate.Dispute(sql.FieldGTE(FieldEvidencePendingSince, v))
+}
+
+// EvidencePendingSinceLT applies the LT predicate on the "evidence_pending_since" field.
+func EvidencePendingSinceLT(v time.Time) predicate.Dispute {
+	return predicate.Dispute(sql.FieldLT(FieldEvidencePendingSince, v))
+}
+
+// EvidencePendingSinceLTE applies the LTE predicate on the "evidence_pending_since" field.
+func EvidencePendingSinceLTE(v time.Time) predicate.Dispute {
+	return predicate.Dispute(sql.FieldLTE(FieldEvidencePendingSince, v))
+}
+
+// EvidencePendingSinceIsNil applies the IsNil predicate on the "evidence_pending_since" field.
+func EvidencePendingSinceIsNil() predicate.Dispute {
+	return predicate.Dispute(sql.FieldIsNull(FieldEvidencePendingSince))
+}
+
+// EvidencePendingSinceNotNil applies the NotNil predicate on the "evidence_pending_since" field.
+func EvidencePendingSinceNotNil() predicate.Dispute {
+	return predicate.Dispute(sql.FieldNotNull(FieldEvidencePendingSince))
 }
 
 // HasPayment applies the HasEdge predicate on the "payment" edge.

@@ -420,6 +420,7 @@ var (
 		{Name: "connector_created_at", Type: field.TypeTime, Nullable: true, SchemaType: map[string]string{"mysql": "datetime(6)"}},
 		{Name: "connector_updated_at", Type: field.TypeTime, Nullable: true, SchemaType: map[string]string{"mysql": "datetime(6)"}},
 		{Name: "evidence", Type: field.TypeJSON, Nullable: true},
+		{Name: "evidence_pending_since", Type: field.TypeTime, Nullable: true, SchemaType: map[string]string{"mysql": "datetime(6)"}},
 		{Name: "payment_intent_id", Type: field.TypeString, Size: 64},
 	}
 	// DisputesTable holds the schema information for the "disputes" table.
@@ -430,7 +431,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "disputes_payment_intents_disputes",
-				Columns:    []*schema.Column{DisputesColumns[20]},
+				Columns:    []*schema.Column{DisputesColumns[21]},
 				RefColumns: []*schema.Column{PaymentIntentsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -439,7 +440,7 @@ var (
 			{
 				Name:    "dispute_payment_intent_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{DisputesColumns[20], DisputesColumns[2]},
+				Columns: []*schema.Column{DisputesColumns[21], DisputesColumns[2]},
 			},
 			{
 				Name:    "dispute_merchant_id_created_at_id",
@@ -450,6 +451,16 @@ var (
 				Name:    "dispute_analytics",
 				Unique:  false,
 				Columns: []*schema.Column{DisputesColumns[1], DisputesColumns[2], DisputesColumns[5], DisputesColumns[10]},
+			},
+			{
+				Name:    "dispute_dispute_status_connector_updated_at",
+				Unique:  false,
+				Columns: []*schema.Column{DisputesColumns[10], DisputesColumns[18]},
+			},
+			{
+				Name:    "dispute_evidence_pending_since",
+				Unique:  false,
+				Columns: []*schema.Column{DisputesColumns[20]},
 			},
 		},
 	}

@@ -80,6 +80,11 @@ func (Dispute) Fields() []ent.Field {
 		optTime("connector_created_at"),
 		optTime("connector_updated_at"),
 		jsonMap("evidence"),
+		// evidence_pending_since is set while a submission of the evidence
+		// is on its way to the connector (reserved, not yet settled; see
+		// payments/disputes_evidence.go), so a crash leaves a row to find.
+		// It is internal: the wire has no such status.
+		field.Time("evidence_pending_since").Optional().Nillable().SchemaType(timeType).Annotations(entgql.Skip()),
 	}
 }
 
@@ -87,6 +92,10 @@ func (Dispute) Indexes() []ent.Index {
 	return []ent.Index{
 		// Dispute analytics (payments/analytics) read this index alone.
 		index.Fields("merchant_id", "created_at", "profile_id", "dispute_status").StorageKey("dispute_analytics"),
+		// The decision pass looks for challenged disputes across merchants,
+		// the oldest first; the recovery pass for submissions left pending.
+		index.Fields("dispute_status", "connector_updated_at"),
+		index.Fields("evidence_pending_since"),
 	}
 }
 

@@ -458,6 +458,12 @@ func (a *App) recoverStranded(ctx context.Context) {
 		if expired > 0 {
 			a.Log.InfoContext(ctx, "expired payouts past their session", "expired", expired)
 		}
+		// The dispute worker: pending evidence submissions, then decisions.
+		disputes, derr := a.Payments.DecideDisputes(ctx, a.Config.RecoveryAfter, 100)
+		err = errors.Join(err, derr)
+		if disputes > 0 {
+			a.Log.InfoContext(ctx, "settled or decided disputes", "disputes", disputes)
+		}
 		a.warnPass(ctx, "recovery of stranded payment attempts", err)
 	})
 }
