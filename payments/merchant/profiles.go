@@ -171,15 +171,15 @@ type ProfileView struct {
 // read in one query for them all.
 func (s *Service) withAcquirers(ctx context.Context, views ...*ProfileView) error {
 	byID := make(map[string]*ProfileView, len(views))
-	ids := make([]string, 0, len(views))
+	profileIDs := make([]string, 0, len(views))
 	for _, v := range views {
 		byID[v.ID] = v
-		ids = append(ids, v.ID)
+		profileIDs = append(profileIDs, v.ID)
 	}
-	if len(ids) == 0 {
+	if len(profileIDs) == 0 {
 		return nil
 	}
-	all, err := s.db.Client.ProfileAcquirer.Query().Where(profileacquirer.ProfileIDIn(ids...)).
+	all, err := s.db.Client.ProfileAcquirer.Query().Where(profileacquirer.ProfileIDIn(profileIDs...)).
 		Order(ent.Asc(profileacquirer.FieldCreatedAt), ent.Asc(profileacquirer.FieldID)).All(ctx)
 	if err != nil {
 		return errs.Internal(err)
