@@ -147,11 +147,13 @@ func (s *Service) ConfirmPayment(ctx context.Context, paymentID string, in Confi
 		return nil, err
 	}
 	view, err := s.authorizeConfirmed(ctx, merchantID, c)
+	if c.blocked || (err == nil && (c.threeDS == nil || c.threeDS.verdict() != threeDSChallenge)) {
+		// The connector has seen the card, or the blocklist refused it:
+		// either way it is not kept for another try.
+		s.customers.VaultDrop(ctx, merchantID, c.pi.ID)
+	}
 	if err != nil {
 		return nil, err
-	}
-	if c.threeDS == nil || c.threeDS.verdict() != threeDSChallenge {
-		s.customers.VaultDrop(ctx, merchantID, c.pi.ID) // the connector has seen the card
 	}
 	return s.viewOr(ctx, view, paymentID)
 }
@@ -226,19 +228,27 @@ func (s *Service) prepareConfirm(ctx context.Context, tx *ent.Tx, merchantID str
 
 // blockedCard reports whether the merchant's blocklist guard refuses the
 // card method carries (Hyperswitch's guard_payment_against_blocklist): a
-// card given with its number, at confirm or from the vault. A saved card
-// or a mandate's is charged by token, and its number is not here to check.
-// The guard is read with the profile's cached configuration, so a merchant
-// without it pays no statement for it.
+// card given with its number, at confirm or from the vault, or a saved
+// card charged by token (payment_token, or a mandate's), by what was kept
+// of it when it was saved. The guard is read with the profile's cached
+// configuration, so a merchant without it pays no statement for it.
 func (s *Service) blockedCard(ctx context.Context, tx *ent.Tx, profileID string, method *customer.PaymentMethodInput) (bool, error) {
-	if s.blocklist == nil || method.Card == nil || method.Card.Number == "" {
+	var card blocklist.Card
+	switch {
+	case s.blocklist == nil:
+		return false, nil
+	case method.Card != nil && method.Card.Number != "":
+		card = blocklist.CardOf(method.Card.Number, s.customers.CardFingerprint)
+	case method.Saved != nil && method.Saved.Card != nil:
+		card = blocklist.SavedCardOf(method.Saved)
+	default:
 		return false, nil
 	}
 	pc, err := s.db.ProfileConfig(ctx, tx.Client(), profileID)
 	if err != nil || !pc.BlocklistGuard {
 		return false, err
 	}
-	return s.blocklist.Blocked(ctx, tx, blocklist.CardOf(method.Card.Number, s.customers.CardFingerprint))
+	return s.blocklist.Blocked(ctx, tx, card)
 }
 
 // checkConfirm runs the refusals of a confirm of cur that come before its

@@ -2,10 +2,13 @@ package rest_test
 
 import (
 	"bytes"
+	"fmt"
 	"mime/multipart"
 	"net/http"
 	"strings"
 	"testing"
+
+	"switchyard/internal/testenv"
 )
 
 // blockedCard is the sandbox's card that succeeds: 424242 / 42424242 are
@@ -125,21 +128,8 @@ func TestBlocklistGuardAtConfirm(t *testing.T) {
 			c.do("POST", "/blocklist", key, entry).must(t, 200)
 			created := c.pay("POST", "/payments", payment(nil)).must(t, 200)
 			id := created.str("payment_id")
-			r := c.pay("POST", "/payments/"+id+"/confirm", map[string]any{"payment_method": "card",
-				"payment_method_data": card(blockedCard)})
-			if r.Status != 200 || r.str("error", "type") != "blocked" || r.errCode() != "HE_03" ||
-				r.str("error", "message") != "This payment method is blocked" {
-				t.Fatalf("confirm of a blocked card: %d %s", r.Status, r.Raw)
-			}
-			got := c.pay("GET", "/payments/"+id+"?expand_attempts=true", nil).must(t, 200)
-			attempts := got.list("attempts")
-			if got.str("status") != "failed" || got.str("error_code") != "HE_03" ||
-				got.str("error_message") != "This payment method is blocked" || len(attempts) != 1 {
-				t.Fatalf("the blocked payment: %s", got.Raw)
-			}
-			if a := attempts[0]; a["status"] != "failure" || a["connector_transaction_id"] != nil {
-				t.Fatalf("the blocked attempt reached the connector: %v", a)
-			}
+			checkBlocked(t, c, id, c.pay("POST", "/payments/"+id+"/confirm", map[string]any{"payment_method": "card",
+				"payment_method_data": card(blockedCard)}))
 			// Another card passes while this entry stands.
 			if other := c.pay("POST", "/payments", blockedCardPayment("5555555555554444")).must(t, 200); other.str("status") != "succeeded" {
 				t.Fatalf("another card: %s", other.Raw)
@@ -162,6 +152,143 @@ func TestBlocklistGuardAtConfirm(t *testing.T) {
 	c.do("POST", "/blocklist/toggle?status=true", key, nil).must(t, 200)
 	if r := c.pay("POST", "/payments", blockedCardPayment(blockedCard)); r.Status != 200 || r.errCode() != "HE_03" {
 		t.Fatalf("create with confirm of a blocked card: %d %s", r.Status, r.Raw)
+	}
+}
+
+// checkBlocked checks r, the confirm of payment id, was the blocklist's
+// refusal (Hyperswitch's HE_03, type blocked, status 200), and that the
+// payment and its one attempt failed without reaching the connector.
+func checkBlocked(t *testing.T, c *client, id string, r response) {
+	t.Helper()
+	if r.Status != 200 || r.str("error", "type") != "blocked" || r.errCode() != "HE_03" ||
+		r.str("error", "message") != "This payment method is blocked" {
+		t.Fatalf("confirm of a blocked card: %d %s", r.Status, r.Raw)
+	}
+	got := c.pay("GET", "/payments/"+id+"?expand_attempts=true", nil).must(t, 200)
+	attempts := got.list("attempts")
+	if got.str("status") != "failed" || got.str("error_code") != "HE_03" ||
+		got.str("error_message") != "This payment method is blocked" || len(attempts) != 1 {
+		t.Fatalf("the blocked payment: %s", got.Raw)
+	}
+	if a := attempts[0]; a["status"] != "failure" || a["connector_transaction_id"] != nil {
+		t.Fatalf("the blocked attempt reached the connector: %v", a)
+	}
+}
+
+// TestBlocklistGuardSavedCards: a card charged without its number, a
+// customer's saved card (payment_token) or a mandate's, is refused at
+// confirm like a card given in full when its BIN, extended BIN or keyed
+// fingerprint is blocked, by what was kept of it when it was saved, before
+// any connector call; unblocked, the same card pays again.
+func TestBlocklistGuardSavedCards(t *testing.T) {
+	c := newClient(t)
+	key := c.merchantKey()
+	c.pay("POST", "/payments", savingPayment("cus_bl_saved", blockedCard, "on_session")).must(t, 200)
+	saved := savedMethods(t, c, "cus_bl_saved")
+	if len(saved) != 1 {
+		t.Fatalf("saved methods: %v", saved)
+	}
+	token := saved[0]["payment_token"].(string)
+	fingerprint, _ := saved[0]["card"].(map[string]any)["card_fingerprint"].(string)
+	mandateID := setUpMandate(t, c, key, "cus_bl_mandate", nil)
+	c.do("POST", "/blocklist/toggle?status=true", key, nil).must(t, 200)
+
+	// Each way of charging a saved card: the confirm that charges it, and
+	// the payment it confirms. A mandate's payment is confirmed at its
+	// creation: it is given its payment_id, to be read once refused.
+	charges := 0
+	ways := []struct {
+		name string
+		pay  func(t *testing.T) (string, response)
+	}{
+		{"payment_token", func(t *testing.T) (string, response) {
+			id := c.pay("POST", "/payments", payment(map[string]any{"customer_id": "cus_bl_saved"})).must(t, 200).str("payment_id")
+			return id, c.pay("POST", "/payments/"+id+"/confirm", map[string]any{"payment_method": "card", "payment_token": token,
+				"payment_method_data": map[string]any{"card_token": map[string]any{"card_cvc": "123"}}})
+		}},
+		{"mandate", func(t *testing.T) (string, response) {
+			charges++
+			body := recurring("cus_bl_mandate", mandateID, 1000)
+			body["payment_id"] = fmt.Sprintf("pay_bl_mandate_%d", charges)
+			return body["payment_id"].(string), c.pay("POST", "/payments", body)
+		}},
+	}
+	entries := []map[string]any{
+		{"type": "card_bin", "data": blockedCard[:6]},
+		{"type": "extended_card_bin", "data": blockedCard[:8]},
+		{"type": "fingerprint", "data": fingerprint},
+	}
+	for _, entry := range entries {
+		c.do("POST", "/blocklist", key, entry).must(t, 200)
+		for _, w := range ways {
+			t.Run(entry["type"].(string)+"/"+w.name, func(t *testing.T) {
+				id, r := w.pay(t)
+				checkBlocked(t, c, id, r)
+			})
+		}
+		c.do("DELETE", "/blocklist", key, entry).must(t, 200)
+	}
+	for _, w := range ways {
+		if _, r := w.pay(t); r.must(t, 200).str("status") != "succeeded" {
+			t.Fatalf("%s once unblocked: %s", w.name, r.Raw)
+		}
+	}
+}
+
+// TestBlocklistRefusalForgetsTheCard: a card that waits in the vault for
+// its confirm is dropped from it when the blocklist refuses it (as the
+// connector's answer would drop it), and a card the refused payment was
+// to save for its customer is not saved.
+func TestBlocklistRefusalForgetsTheCard(t *testing.T) {
+	c := newClient(t)
+	key := c.merchantKey()
+	c.do("POST", "/blocklist/toggle?status=true", key, nil).must(t, 200)
+	c.do("POST", "/blocklist", key, map[string]any{"type": "card_bin", "data": blockedCard[:6]}).must(t, 200)
+	vaulted := func(id string) int { return len(testenv.RedisKeys(t, c.srv.Redis.Client, "pmv:*"+id+"*")) }
+
+	created := c.pay("POST", "/payments", payment(map[string]any{"customer_id": "cus_bl_vault", "setup_future_usage": "on_session",
+		"customer_acceptance": acceptance, "payment_method": "card", "payment_method_data": card(blockedCard)})).must(t, 200)
+	id := created.str("payment_id")
+	if n := vaulted(id); n != 1 {
+		t.Fatalf("the card waits in the vault under %d keys, want 1", n)
+	}
+	checkBlocked(t, c, id, c.pay("POST", "/payments/"+id+"/confirm", map[string]any{}))
+	if n := vaulted(id); n != 0 {
+		t.Fatalf("the refused card is still in the vault (%d keys)", n)
+	}
+	if saved := savedMethods(t, c, "cus_bl_vault"); len(saved) != 0 {
+		t.Fatalf("the refused card was saved: %v", saved)
+	}
+}
+
+// TestBlocklistFingerprintTakenAsGiven: a fingerprint entry is any opaque
+// value, as Hyperswitch takes it (a card may be blocked before it has paid
+// here); only a value blocked already (IR_16) or too long for the entry is
+// refused.
+func TestBlocklistFingerprintTakenAsGiven(t *testing.T) {
+	c := newClient(t)
+	key := c.merchantKey()
+	cases := []struct {
+		name, data string
+		status     int
+		code       string
+	}{
+		{"unknown to this server", "fp_never_seen_here", 200, ""},
+		{"blocked already", "fp_never_seen_here", 400, "IR_16"},
+		{"a keyed hash's length", strings.Repeat("ab", 32), 200, ""},
+		{"longer than an entry holds", strings.Repeat("a", 65), 400, "IR_07"},
+		{"empty", "", 400, "IR_04"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := c.do("POST", "/blocklist", key, map[string]any{"type": "fingerprint", "data": tc.data})
+			if r.Status != tc.status || r.errCode() != tc.code {
+				t.Fatalf("%d %s, want %d %q", r.Status, r.Raw, tc.status, tc.code)
+			}
+			if tc.status == 200 && (r.str("fingerprint_id") != tc.data || r.str("data_kind") != "payment_method") {
+				t.Fatalf("the entry: %s", r.Raw)
+			}
+		})
 	}
 }
 

@@ -4,11 +4,12 @@ import "testing"
 
 // TestProfileAcquirers: an acquirer configuration is created on the
 // merchant's profile and updated; another merchant's profile, or an
-// unknown acquirer, is 404; a missing member is IR_04.
+// unknown acquirer, is 404; a missing member is IR_04. The profile shows
+// its acquirers as acquirer_configs.
 func TestProfileAcquirers(t *testing.T) {
 	c := newClient(t)
 	key, profile := c.merchantKey(), c.srv.Demo.ProfileID
-	_, otherKey, _ := otherMerchant(t, c, "merchant_acquirer_other")
+	other, otherKey, otherProfile := otherMerchant(t, c, "merchant_acquirer_other")
 	body := map[string]any{"acquirer_assigned_merchant_id": "M123456789", "merchant_name": "NewAge Retailer",
 		"network": "VISA", "acquirer_bin": "456789", "acquirer_ica": "401288", "acquirer_fraud_rate": 0.01,
 		"acquirer_country_code": "US", "profile_id": profile, "is_default": true}
@@ -39,5 +40,38 @@ func TestProfileAcquirers(t *testing.T) {
 	missing := map[string]any{"merchant_name": "x", "network": "VISA", "acquirer_bin": "1", "profile_id": profile}
 	if r := c.do("POST", "/profile_acquirers", key, missing); r.Status != 400 || r.errCode() != "IR_04" {
 		t.Fatalf("missing acquirer_assigned_merchant_id: %d %s", r.Status, r.Raw)
+	}
+
+	// The profile shows its acquirers (acquirer_configs, oldest first) when
+	// it is read, listed and updated; a profile without any shows null.
+	base := "/account/" + c.srv.Demo.MerchantID + "/business_profile"
+	for _, tc := range []struct {
+		name, method, path string
+		body               any
+	}{
+		{"retrieve", "GET", base + "/" + profile, nil},
+		{"list", "GET", base, nil},
+		{"update", "POST", base + "/" + profile, map[string]any{"metadata": map[string]any{"line": "acquired"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := c.do(tc.method, tc.path, key, tc.body).must(t, 200)
+			prof := r.obj()
+			if items, ok := r.Body.([]any); ok && len(items) > 0 {
+				prof, _ = items[0].(map[string]any)
+			}
+			configs, _ := prof["acquirer_configs"].([]any)
+			if len(configs) != 2 {
+				t.Fatalf("acquirer_configs: %s", r.Raw)
+			}
+			first, _ := configs[0].(map[string]any)
+			if first["profile_acquirer_id"] != id || first["network"] != "MASTERCARD" || first["is_default"] != false ||
+				configs[1].(map[string]any)["profile_acquirer_id"] != second.str("profile_acquirer_id") {
+				t.Fatalf("acquirer_configs: %v", configs)
+			}
+		})
+	}
+	none := c.do("GET", "/account/"+other+"/business_profile/"+otherProfile, otherKey, nil).must(t, 200)
+	if v, ok := none.obj()["acquirer_configs"]; !ok || v != nil {
+		t.Fatalf("a profile without acquirers: %s", none.Raw)
 	}
 }

@@ -3,6 +3,7 @@ package rest
 import (
 	"net/http"
 
+	"switchyard/ent"
 	"switchyard/payments/errs"
 
 	"switchyard/payments/merchant"
@@ -72,7 +73,17 @@ func profileOf(p *merchant.ProfileView) profileResponse {
 		IsIframeRedirectionEnabled:                      p.IsIframeRedirectionEnabled,
 		PaymentLinkConfig:                               p.PaymentLinkConfig,
 		AuthenticationConnectorDetails:                  p.AuthenticationConnectorDetails,
+		AcquirerConfigs:                                 acquirerConfigsOf(p.Acquirers),
 	}
+}
+
+// acquirerConfigsOf is a profile's acquirer_configs: null when it has
+// none, as Hyperswitch shows a profile without an acquirer_config_map.
+func acquirerConfigsOf(all []*ent.ProfileAcquirer) any {
+	if len(all) == 0 {
+		return nil
+	}
+	return each(profileAcquirerOf)(all)
 }
 
 // domain is the profile's authentication_connector_details as it is kept

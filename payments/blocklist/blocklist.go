@@ -72,12 +72,11 @@ func (e Entry) kind() (blocklistentry.DataKind, error) {
 	return "", errs.InvalidValue("type", "must be one of card_bin, fingerprint, extended_card_bin")
 }
 
-// DataKinds are the data_kind values a list can ask for.
-var DataKinds = []string{"payment_method", "card_bin", "extended_card_bin"}
-
-// Add blocks e for the caller's merchant. A value blocked already is
-// refused (PreconditionFailed, as Hyperswitch's duplicate check answers).
-func (s *Service) Add(ctx context.Context, e Entry) (*ent.BlocklistEntry, error) {
+// change runs do on e, of the kind it names, in one transaction for the
+// caller's merchant: what adding and removing an entry share. What e
+// cannot be is refused before the database is touched.
+func (s *Service) change(ctx context.Context, e Entry,
+	do func(*ent.Tx, blocklistentry.DataKind) (*ent.BlocklistEntry, error)) (*ent.BlocklistEntry, error) {
 	if _, err := txn.Merchant(ctx); err != nil {
 		return nil, err
 	}
@@ -87,10 +86,24 @@ func (s *Service) Add(ctx context.Context, e Entry) (*ent.BlocklistEntry, error)
 	}
 	var out *ent.BlocklistEntry
 	err = s.db.InTx(ctx, func(tx *ent.Tx) error {
-		out, err = insert(ctx, tx.Client(), e, kind)
+		out, err = do(tx, kind)
 		return err
 	})
 	return out, err
+}
+
+// DataKinds are the data_kind values a list can ask for.
+var DataKinds = []string{"payment_method", "card_bin", "extended_card_bin"}
+
+// Add blocks e for the caller's merchant. A value blocked already is
+// refused (PreconditionFailed, as Hyperswitch's duplicate check answers).
+// A fingerprint is taken as given, as Hyperswitch's
+// insert_entry_into_blocklist takes it: it is an opaque keyed hash, and a
+// merchant may block a card before any payment has shown it here.
+func (s *Service) Add(ctx context.Context, e Entry) (*ent.BlocklistEntry, error) {
+	return s.change(ctx, e, func(tx *ent.Tx, kind blocklistentry.DataKind) (*ent.BlocklistEntry, error) {
+		return insert(ctx, tx.Client(), e, kind)
+	})
 }
 
 // insert writes one entry of kind; a duplicate is errExists.
@@ -117,23 +130,14 @@ func errExists(kind blocklistentry.DataKind) *errs.Error {
 // Remove unblocks e and answers the entry it removed; an entry the
 // merchant does not have is not found.
 func (s *Service) Remove(ctx context.Context, e Entry) (*ent.BlocklistEntry, error) {
-	if _, err := txn.Merchant(ctx); err != nil {
-		return nil, err
-	}
-	kind, err := e.kind()
-	if err != nil {
-		return nil, err
-	}
-	var out *ent.BlocklistEntry
-	err = s.db.InTx(ctx, func(tx *ent.Tx) error {
-		out, err = tx.BlocklistEntry.Query().
+	return s.change(ctx, e, func(tx *ent.Tx, kind blocklistentry.DataKind) (*ent.BlocklistEntry, error) {
+		out, err := tx.BlocklistEntry.Query().
 			Where(blocklistentry.FingerprintID(e.Data), blocklistentry.DataKindEQ(kind)).Only(ctx)
 		if err != nil {
-			return txn.ReadError(err, func() *errs.Error { return errNotFound(kind) })
+			return nil, txn.ReadError(err, func() *errs.Error { return errNotFound(kind) })
 		}
-		return txn.ErrorOrNil(tx.BlocklistEntry.DeleteOne(out).Exec(ctx), "blocklist entry")
+		return out, txn.ErrorOrNil(tx.BlocklistEntry.DeleteOne(out).Exec(ctx), "blocklist entry")
 	})
-	return out, err
 }
 
 // errNotFound is Hyperswitch's answer to unblocking what is not blocked.
@@ -200,6 +204,23 @@ func CardOf(number string, fingerprint func(string) string) Card {
 	}
 	if len(number) >= 8 {
 		c.ExtendedBIN = number[:8]
+	}
+	return c
+}
+
+// SavedCardOf is what the guard knows of a saved card (a payment_token's
+// or a mandate's), charged by token without its number: the BIN, extended
+// BIN and keyed fingerprint kept with it when it was saved.
+func SavedCardOf(pm *ent.PaymentMethod) Card {
+	var c Card
+	if pm.Fingerprint != nil {
+		c.Fingerprint = *pm.Fingerprint
+	}
+	if pm.Card != nil {
+		c.BIN = pm.Card.CardISIN
+		if pm.Card.CardExtendedBIN != nil {
+			c.ExtendedBIN = *pm.Card.CardExtendedBIN
+		}
 	}
 	return c
 }

@@ -16,11 +16,13 @@ import (
 	"switchyard/payments/validate"
 )
 
-// Service runs the catalogue's operations.
-type Service struct{ db *txn.DB }
+// Service runs the catalogue's operations. It holds only the catalogue's
+// table: every operation is one statement on it, with no transaction and
+// no merchant to scope it to.
+type Service struct{ issuers *ent.CardIssuerClient }
 
-// New returns the catalogue over db.
-func New(db *txn.DB) *Service { return &Service{db: db} }
+// New returns the catalogue kept in db.
+func New(db *txn.DB) *Service { return &Service{issuers: db.Client.CardIssuer} }
 
 // maxName is the longest issuer name, the column's size.
 const maxName = 255
@@ -43,7 +45,7 @@ func (s *Service) Create(ctx context.Context, name string) (*ent.CardIssuer, err
 	if err := checkName(name); err != nil {
 		return nil, err
 	}
-	out, err := s.db.Client.CardIssuer.Create().SetIssuerName(name).SetNameKey(nameKey(name)).Save(ctx)
+	out, err := s.issuers.Create().SetIssuerName(name).SetNameKey(nameKey(name)).Save(ctx)
 	if ent.IsConstraintError(err) {
 		return nil, errs.ErrCardIssuerExists.New()
 	}
@@ -55,7 +57,7 @@ func (s *Service) Update(ctx context.Context, id, name string) (*ent.CardIssuer,
 	if err := checkName(name); err != nil {
 		return nil, err
 	}
-	out, err := s.db.Client.CardIssuer.UpdateOneID(id).SetIssuerName(name).SetNameKey(nameKey(name)).Save(ctx)
+	out, err := s.issuers.UpdateOneID(id).SetIssuerName(name).SetNameKey(nameKey(name)).Save(ctx)
 	switch {
 	case ent.IsNotFound(err):
 		return nil, errs.ErrCardIssuerNotFound.New()
@@ -67,7 +69,7 @@ func (s *Service) Update(ctx context.Context, id, name string) (*ent.CardIssuer,
 
 // Delete removes the issuer id.
 func (s *Service) Delete(ctx context.Context, id string) error {
-	err := s.db.Client.CardIssuer.DeleteOneID(id).Exec(ctx)
+	err := s.issuers.DeleteOneID(id).Exec(ctx)
 	if ent.IsNotFound(err) {
 		return errs.ErrCardIssuerNotFound.New()
 	}
@@ -79,7 +81,7 @@ func (s *Service) List(ctx context.Context, query string, limit int) ([]*ent.Car
 	if limit < 0 {
 		return nil, errs.InvalidValue("limit", "must not be negative")
 	}
-	q := s.db.Client.CardIssuer.Query().Order(ent.Asc(cardissuer.FieldNameKey))
+	q := s.issuers.Query().Order(ent.Asc(cardissuer.FieldNameKey))
 	if k := nameKey(query); k != "" {
 		q.Where(cardissuer.NameKeyContains(k))
 	}

@@ -43,6 +43,15 @@ func (s *Service) CreateOrganization(ctx context.Context, in OrganizationInput) 
 	if in.Name == nil {
 		return nil, errs.MissingField("organization_name")
 	}
+	return s.writeOrganization(ctx, in, func(ctx context.Context, tx *ent.Tx) (*ent.Organization, error) {
+		return createOrganization(ctx, tx, newOrganizationID(), in)
+	})
+}
+
+// writeOrganization checks in and runs write in one transaction, in the
+// platform's context: what creating and updating an organization share.
+func (s *Service) writeOrganization(ctx context.Context, in OrganizationInput,
+	write func(context.Context, *ent.Tx) (*ent.Organization, error)) (*ent.Organization, error) {
 	if err := in.check(); err != nil {
 		return nil, err
 	}
@@ -52,7 +61,7 @@ func (s *Service) CreateOrganization(ctx context.Context, in OrganizationInput) 
 	}
 	var out *ent.Organization
 	err = s.db.InTx(ctx, func(tx *ent.Tx) error {
-		out, err = createOrganization(ctx, tx, newOrganizationID(), in)
+		out, err = write(ctx, tx)
 		return err
 	})
 	return out, err
@@ -79,18 +88,10 @@ func (s *Service) GetOrganization(ctx context.Context, id string) (*ent.Organiza
 
 // UpdateOrganization changes what in gives of an organization (admin only).
 func (s *Service) UpdateOrganization(ctx context.Context, id string, in OrganizationInput) (*ent.Organization, error) {
-	if err := in.check(); err != nil {
-		return nil, err
-	}
-	ctx, err := platformContext(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var out *ent.Organization
-	err = s.db.InTx(ctx, func(tx *ent.Tx) error {
+	return s.writeOrganization(ctx, in, func(ctx context.Context, tx *ent.Tx) (*ent.Organization, error) {
 		org, err := txn.ForUpdate(s.db, tx.Organization.Query().Where(organization.ID(id))).Only(ctx)
 		if err != nil {
-			return txn.ReadError(err, errOrganizationNotFound)
+			return nil, txn.ReadError(err, errOrganizationNotFound)
 		}
 		u := org.Update().SetNillableOrganizationName(in.Name)
 		if in.Details != nil {
@@ -99,10 +100,9 @@ func (s *Service) UpdateOrganization(ctx context.Context, id string, in Organiza
 		if in.Metadata != nil {
 			u.SetMetadata(in.Metadata)
 		}
-		out, err = u.Save(ctx)
-		return txn.ErrorOrNil(err, "organization")
+		out, err := u.Save(ctx)
+		return out, txn.ErrorOrNil(err, "organization")
 	})
-	return out, err
 }
 
 // organizationFor is the organization a new merchant account joins: the one

@@ -9,6 +9,7 @@ import (
 	"switchyard/ent/merchantaccount"
 	"switchyard/ent/merchantconnectoraccount"
 	"switchyard/ent/profile"
+	"switchyard/ent/profileacquirer"
 	"switchyard/ent/schema/schematype"
 	"switchyard/internal/tenancy"
 	"switchyard/payments/errs"
@@ -130,7 +131,11 @@ func (s *Service) GetProfile(ctx context.Context, id string) (*ProfileView, erro
 	if err != nil {
 		return nil, errs.Internal(err)
 	}
-	return s.viewOf(p, nil)
+	v, err := s.viewOf(p, nil)
+	if err != nil {
+		return nil, err
+	}
+	return v, s.withAcquirers(ctx, v)
 }
 
 // ListProfiles lists the profiles of the merchant in ctx, oldest (the
@@ -150,14 +155,40 @@ func (s *Service) ListProfiles(ctx context.Context) ([]*ProfileView, error) {
 			return nil, err
 		}
 	}
-	return out, nil
+	return out, s.withAcquirers(ctx, out...)
 }
 
-// ProfileView is a profile as its merchant sees it: its settings, and its
-// payment_response_hash_key opened.
+// ProfileView is a profile as its merchant sees it: its settings, its
+// payment_response_hash_key opened, and its acquirer configurations
+// (Hyperswitch's acquirer_configs; none is nil).
 type ProfileView struct {
 	*ent.Profile
-	HashKey string
+	HashKey   string
+	Acquirers []*ent.ProfileAcquirer
+}
+
+// withAcquirers gives views their acquirer configurations, oldest first,
+// read in one query for them all.
+func (s *Service) withAcquirers(ctx context.Context, views ...*ProfileView) error {
+	byID := make(map[string]*ProfileView, len(views))
+	profileIDs := make([]string, 0, len(views))
+	for _, v := range views {
+		byID[v.ID] = v
+		profileIDs = append(profileIDs, v.ID)
+	}
+	if len(profileIDs) == 0 {
+		return nil
+	}
+	all, err := s.db.Client.ProfileAcquirer.Query().Where(profileacquirer.ProfileIDIn(profileIDs...)).
+		Order(ent.Asc(profileacquirer.FieldCreatedAt), ent.Asc(profileacquirer.FieldID)).All(ctx)
+	if err != nil {
+		return errs.Internal(err)
+	}
+	for _, a := range all {
+		v := byID[a.ProfileID]
+		v.Acquirers = append(v.Acquirers, a)
+	}
+	return nil
 }
 
 // viewOf opens p's hash key; it passes err (and a nil p) through.
@@ -175,7 +206,7 @@ func (s *Service) viewOf(p *ent.Profile, err error) (*ProfileView, error) {
 // UpdateProfile applies in to a profile of the merchant in ctx; nil members
 // keep their value.
 func (s *Service) UpdateProfile(ctx context.Context, id string, in ProfileInput) (*ProfileView, error) {
-	return s.viewOf(s.writeProfile(ctx, in, func(tx *ent.Tx, merchantID string) (*ent.Profile, error) {
+	v, err := s.viewOf(s.writeProfile(ctx, in, func(tx *ent.Tx, merchantID string) (*ent.Profile, error) {
 		p, err := s.lockProfile(ctx, tx, merchantID, id)
 		if err != nil {
 			return nil, err
@@ -192,6 +223,10 @@ func (s *Service) UpdateProfile(ctx context.Context, id string, in ProfileInput)
 		}
 		return s.applyProfileInput(ctx, p, in)
 	}))
+	if err != nil {
+		return nil, err
+	}
+	return v, s.withAcquirers(ctx, v)
 }
 
 // lockProfile reads a profile of the merchant for a change.
