@@ -242,11 +242,18 @@ func TestIncomingWebhookLookupsUseIndexes(t *testing.T) {
 		"connector_type":            "payout_processor",
 		"connector_webhook_details": map[string]any{"merchant_secret": webhookSecret, "additional_secret": "unused"}}).must(t, 200)
 	paidOut := createPayout(t, c, map[string]any{"confirm": true, "auto_fulfill": true})
+	m.pay(t, c, "4000000000000259", nil) // the dispute card
+	disputes := c.do("GET", "/disputes/list", m.key, nil).must(t, 200).items()
+	if len(disputes) != 1 {
+		t.Fatalf("the dispute card made %v", disputes)
+	}
+	connectorDisputeID, _ := disputes[0]["connector_dispute_id"].(string)
 	// Many more rows of the same merchants, so that reading all of a
 	// merchant's costs more than the index on the reference.
 	crowd(t, srv, "payment_attempts", "connector_transaction_id", paid.str("connector_transaction_id"), "id")
 	crowd(t, srv, "refunds", "connector_refund_id", refunded.str("connector_refund_id"), "id", "refund_id")
 	crowd(t, srv, "payout_attempts", "connector_transaction_id", paidOut.str("connector_transaction_id"), "id")
+	crowd(t, srv, "disputes", "connector_dispute_id", connectorDisputeID, "id")
 	for _, tt := range []struct{ object, merchant, mca, reference, table, column, index string }{
 		{"payment", m.id, m.mcaID, paid.str("connector_transaction_id"), "payment_attempts", "connector_transaction_id",
 			"paymentattempt_merchant_id_connector_transaction_id"},
@@ -254,6 +261,8 @@ func TestIncomingWebhookLookupsUseIndexes(t *testing.T) {
 			"refund_merchant_id_connector_refund_id"},
 		{"payout", c.srv.Demo.MerchantID, payoutMCA, paidOut.str("connector_transaction_id"), "payout_attempts",
 			"connector_transaction_id", "payoutattempt_merchant_id_connector_transaction_id"},
+		{"dispute", m.id, m.mcaID, connectorDisputeID, "disputes", "connector_dispute_id",
+			"dispute_merchant_id_connector_dispute_id"},
 	} {
 		t.Run(tt.object, func(t *testing.T) {
 			reqID := "plan-" + ids.Base62(12)

@@ -462,6 +462,11 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{DisputesColumns[20]},
 			},
+			{
+				Name:    "dispute_merchant_id_connector_dispute_id",
+				Unique:  false,
+				Columns: []*schema.Column{DisputesColumns[1], DisputesColumns[13]},
+			},
 		},
 	}
 	// EventsColumns holds the columns for the "events" table.

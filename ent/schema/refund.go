@@ -96,6 +96,8 @@ func (Dispute) Indexes() []ent.Index {
 		// the oldest first; the recovery pass for submissions left pending.
 		index.Fields("dispute_status", "connector_updated_at"),
 		index.Fields("evidence_pending_since"),
+		// A connector's dispute webhook names the dispute by its own id.
+		index.Fields("merchant_id", "connector_dispute_id"),
 	}
 }
 
