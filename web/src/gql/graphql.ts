@@ -2585,13 +2585,13 @@ export type CreateRefundInput = {
  * "stripe_test", "merchant_connector_id": "mca_…"}, "split": 70}, …]}.
  */
 export type CreateRoutingAlgorithmInput = {
-  /** {type, data}: single, priority, volume_split or advanced, as on REST. */
+  /** {type, data}: single, priority, volume_split, advanced or three_ds_decision_rule, as on REST. */
   algorithm: Scalars['Map']['input'];
   description?: InputMaybe<Scalars['String']['input']>;
   name: Scalars['String']['input'];
   /** The profile it routes for; the caller's profile, else the merchant's default, when absent. */
   profileID?: InputMaybe<Scalars['ID']['input']>;
-  /** payment (the only kind served). */
+  /** payment, payout or three_ds_authentication (a three_ds_decision_rule's, and its default), as on REST. */
   transactionType?: InputMaybe<Scalars['String']['input']>;
 };
 
@@ -9615,6 +9615,7 @@ export type RoutingAlgorithmKind =
   | 'dynamic'
   | 'priority'
   | 'single'
+  | 'three_ds_decision_rule'
   | 'volume_split';
 
 /** Ordering options for RoutingAlgorithm connections */

@@ -185,8 +185,9 @@ interface Stored {
 
 /**
  * The profile's configurations, newest first: activate one (not a dynamic
- * one, which its profile's dynamic routing switch enables), or open an
- * advanced one in the rules editor.
+ * one, which its profile's dynamic routing switch enables, nor a 3-D Secure
+ * decision rule, which POST /three_ds_decision/execute runs by its id and
+ * which picks no connector), or open an advanced one in the rules editor.
  */
 function Configurations(props: { algorithms: Stored[]; mayConfigure: boolean; open: (a: Stored) => void; done: () => void }) {
   const [state, activate] = useKeyedMutation(ActivateRoutingAlgorithmMutation);
@@ -212,7 +213,7 @@ function Configurations(props: { algorithms: Stored[]; mayConfigure: boolean; op
             {props.mayConfigure && (
               <td>
                 <div className="row">
-                  {!a.active && a.kind !== "dynamic" && (
+                  {!a.active && a.kind !== "dynamic" && a.kind !== "three_ds_decision_rule" && (
                     <button type="button" onClick={() => run(a.id)} disabled={state.fetching} aria-label={`Activate ${a.name}`}>
                       Activate
                     </button>
