@@ -9,13 +9,7 @@ import (
 	"switchyard/payments/errs"
 )
 
-// blocklistRequest is Hyperswitch's BlocklistRequest: {type, data}, type
-// one of card_bin, fingerprint, extended_card_bin.
-type blocklistRequest struct {
-	Type *string `json:"type"`
-	Data *string `json:"data"`
-}
-
+// entry is the entry the request names: every variant requires both members.
 func (req *blocklistRequest) entry() (blocklist.Entry, error) {
 	switch {
 	case req.Type == nil:
@@ -26,47 +20,14 @@ func (req *blocklistRequest) entry() (blocklist.Entry, error) {
 	return blocklist.Entry{Type: *req.Type, Data: *req.Data}, nil
 }
 
-// blocklistResponse is Hyperswitch's BlocklistResponse.
-type blocklistResponse struct {
-	FingerprintID string    `json:"fingerprint_id"`
-	DataKind      string    `json:"data_kind"`
-	CreatedAt     Timestamp `json:"created_at"`
-}
-
 func blocklistResponseOf(e *ent.BlocklistEntry) blocklistResponse {
 	return blocklistResponse{FingerprintID: e.FingerprintID, DataKind: string(e.DataKind), CreatedAt: Timestamp(e.CreatedAt)}
 }
 
-// batchJobResponse is Hyperswitch's BatchBlocklistJobStatusResponse.
-type batchJobResponse struct {
-	JobID         string    `json:"job_id"`
-	MerchantID    string    `json:"merchant_id"`
-	Status        string    `json:"status"`
-	TotalRows     int32     `json:"total_rows"`
-	SucceededRows int32     `json:"succeeded_rows"`
-	FailedRows    int32     `json:"failed_rows"`
-	CreatedAt     Timestamp `json:"created_at"`
-	UpdatedAt     Timestamp `json:"updated_at"`
-}
-
 func batchJobResponseOf(j *ent.BlocklistBatchJob) batchJobResponse {
-	return batchJobResponse{JobID: j.ID, MerchantID: j.MerchantID, Status: string(j.Status), TotalRows: j.TotalRows,
-		SucceededRows: j.SucceededRows, FailedRows: j.FailedRows, CreatedAt: Timestamp(j.CreatedAt),
+	return batchJobResponse{JobID: j.ID, MerchantID: j.MerchantID, Status: string(j.Status), TotalRows: int(j.TotalRows),
+		SucceededRows: int(j.SucceededRows), FailedRows: int(j.FailedRows), CreatedAt: Timestamp(j.CreatedAt),
 		UpdatedAt: Timestamp(j.ModifiedAt)}
-}
-
-// batchUploadResponse is Hyperswitch's BatchBlocklistUploadResponse.
-type batchUploadResponse struct {
-	JobID     string `json:"job_id"`
-	TotalRows int32  `json:"total_rows"`
-	Status    string `json:"status"`
-}
-
-// batchJobsResponse is Hyperswitch's ListBatchBlocklistJobsResponse.
-type batchJobsResponse struct {
-	Count      int                `json:"count"`
-	TotalCount int                `json:"total_count"`
-	Data       []batchJobResponse `json:"data"`
 }
 
 // blocklistPage reads a list's limit (default 10, 0 to 100) and offset.
@@ -127,7 +88,7 @@ func registerBlocklist(a *api, svc *blocklist.Service) {
 		if on {
 			status = "enabled"
 		}
-		return map[string]string{"blocklist_guard_status": status}, nil
+		return blocklistToggleResponse{BlocklistGuardStatus: status}, nil
 	})
 	a.handle("POST /blocklist/batch", MerchantOrAdmin, func(r *http.Request) (any, error) {
 		entries, err := readBatch(r)
@@ -138,7 +99,7 @@ func registerBlocklist(a *api, svc *blocklist.Service) {
 		if err != nil {
 			return nil, err
 		}
-		return withStatus(http.StatusAccepted, batchUploadResponse{JobID: job.ID, TotalRows: job.TotalRows, Status: string(job.Status)}), nil
+		return withStatus(http.StatusAccepted, batchUploadResponse{JobID: job.ID, TotalRows: int(job.TotalRows), Status: string(job.Status)}), nil
 	})
 	a.handle("GET /blocklist/batch", MerchantOrAdmin, func(r *http.Request) (any, error) {
 		limit, offset, err := blocklistPage(r)

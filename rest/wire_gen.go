@@ -605,6 +605,52 @@ type revokeAPIKeyResponse struct {
 	Revoked    bool   `json:"revoked"`
 }
 
+// blocklistRequest is Hyperswitch's BlocklistRequest: a union on type
+// (card_bin, fingerprint, extended_card_bin) whose variants are all
+// {type, data}, so one struct; entry checks both were given.
+type blocklistRequest struct {
+	Type *string `json:"type"`
+	Data *string `json:"data"`
+}
+
+// blocklistResponse is the spec's BlocklistResponse.
+type blocklistResponse struct {
+	FingerprintID string    `json:"fingerprint_id"`
+	DataKind      string    `json:"data_kind"`
+	CreatedAt     Timestamp `json:"created_at"`
+}
+
+// batchJobResponse is the spec's BatchBlocklistJobStatusResponse.
+type batchJobResponse struct {
+	JobID         string    `json:"job_id"`
+	MerchantID    string    `json:"merchant_id"`
+	Status        string    `json:"status"`
+	TotalRows     int       `json:"total_rows"`
+	SucceededRows int       `json:"succeeded_rows"`
+	FailedRows    int       `json:"failed_rows"`
+	CreatedAt     Timestamp `json:"created_at"`
+	UpdatedAt     Timestamp `json:"updated_at"`
+}
+
+// batchUploadResponse is the spec's BatchBlocklistUploadResponse.
+type batchUploadResponse struct {
+	JobID     string `json:"job_id"`
+	TotalRows int    `json:"total_rows"`
+	Status    string `json:"status"`
+}
+
+// batchJobsResponse is the spec's ListBatchBlocklistJobsResponse.
+type batchJobsResponse struct {
+	Count      int                `json:"count"`
+	TotalCount int                `json:"total_count"`
+	Data       []batchJobResponse `json:"data"`
+}
+
+// blocklistToggleResponse is the spec's ToggleBlocklistResponse.
+type blocklistToggleResponse struct {
+	BlocklistGuardStatus string `json:"blocklist_guard_status"`
+}
+
 // sessionTokensBody is the spec's PaymentsSessionResponse.
 type sessionTokensBody struct {
 	PaymentID    string `json:"payment_id"`
