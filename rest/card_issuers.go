@@ -8,22 +8,12 @@ import (
 	"switchyard/payments/errs"
 )
 
-// cardIssuerRequest is CardIssuerRequest and CardIssuerUpdateRequest.
-type cardIssuerRequest struct {
-	IssuerName *string `json:"issuer_name"`
-}
-
+// name is the issuer's name, required on create and on update.
 func (req *cardIssuerRequest) name() (string, error) {
 	if req.IssuerName == nil {
 		return "", errs.MissingField("issuer_name")
 	}
 	return *req.IssuerName, nil
-}
-
-// cardIssuerResponse is CardIssuerResponse.
-type cardIssuerResponse struct {
-	ID         string `json:"id"`
-	IssuerName string `json:"issuer_name"`
 }
 
 func cardIssuerOf(i *ent.CardIssuer) cardIssuerResponse {
@@ -55,6 +45,6 @@ func registerCardIssuers(a *api, svc *cardissuers.Service) {
 		if err != nil {
 			return nil, err
 		}
-		return map[string]any{"issuers": each(cardIssuerOf)(list)}, nil
+		return cardIssuerListResponse{Issuers: each(cardIssuerOf)(list)}, nil
 	})
 }

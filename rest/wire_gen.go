@@ -651,6 +651,23 @@ type blocklistToggleResponse struct {
 	BlocklistGuardStatus string `json:"blocklist_guard_status"`
 }
 
+// cardIssuerRequest is Hyperswitch's CardIssuerRequest, and its
+// CardIssuerUpdateRequest (the same single member).
+type cardIssuerRequest struct {
+	IssuerName *string `json:"issuer_name"`
+}
+
+// cardIssuerResponse is the spec's CardIssuerResponse.
+type cardIssuerResponse struct {
+	ID         string `json:"id"`
+	IssuerName string `json:"issuer_name"`
+}
+
+// cardIssuerListResponse is the spec's CardIssuerListResponse.
+type cardIssuerListResponse struct {
+	Issuers []cardIssuerResponse `json:"issuers"`
+}
+
 // sessionTokensBody is the spec's PaymentsSessionResponse.
 type sessionTokensBody struct {
 	PaymentID    string `json:"payment_id"`
