@@ -8,43 +8,17 @@ import (
 	"switchyard/payments/errs"
 )
 
-// profileAcquirerRequest is ProfileAcquirerCreate and (without
-// profile_id) ProfileAcquirerUpdate.
-type profileAcquirerRequest struct {
-	AcquirerAssignedMerchantID *string  `json:"acquirer_assigned_merchant_id"`
-	MerchantName               *string  `json:"merchant_name"`
-	Network                    *string  `json:"network"`
-	AcquirerBIN                *string  `json:"acquirer_bin"`
-	AcquirerICA                *string  `json:"acquirer_ica"`
-	AcquirerFraudRate          *float64 `json:"acquirer_fraud_rate"`
-	AcquirerCountryCode        *string  `json:"acquirer_country_code"`
-	ProfileID                  *string  `json:"profile_id"`
-	IsDefault                  *bool    `json:"is_default"`
-}
-
+// input is the request as the domain takes it; profile_id is the
+// handlers' to check (required on create, refused on update).
 func (req *profileAcquirerRequest) input() acquirers.Input {
 	return acquirers.Input{AcquirerAssignedMerchantID: req.AcquirerAssignedMerchantID, MerchantName: req.MerchantName,
-		Network: req.Network, AcquirerBIN: req.AcquirerBIN, AcquirerICA: req.AcquirerICA,
+		Network: req.Network, AcquirerBIN: req.AcquirerBIN, AcquirerICA: req.AcquirerIca,
 		AcquirerCountryCode: req.AcquirerCountryCode, AcquirerFraudRate: req.AcquirerFraudRate, IsDefault: req.IsDefault}
-}
-
-// profileAcquirerResponse is ProfileAcquirerResponse.
-type profileAcquirerResponse struct {
-	ProfileAcquirerID          string   `json:"profile_acquirer_id"`
-	AcquirerAssignedMerchantID string   `json:"acquirer_assigned_merchant_id"`
-	MerchantName               string   `json:"merchant_name"`
-	Network                    string   `json:"network"`
-	AcquirerBIN                string   `json:"acquirer_bin"`
-	AcquirerICA                *string  `json:"acquirer_ica"`
-	AcquirerFraudRate          *float64 `json:"acquirer_fraud_rate"`
-	AcquirerCountryCode        *string  `json:"acquirer_country_code"`
-	ProfileID                  string   `json:"profile_id"`
-	IsDefault                  bool     `json:"is_default"`
 }
 
 func profileAcquirerOf(a *ent.ProfileAcquirer) profileAcquirerResponse {
 	return profileAcquirerResponse{ProfileAcquirerID: a.ID, AcquirerAssignedMerchantID: a.AcquirerAssignedMerchantID,
-		MerchantName: a.MerchantName, Network: a.Network, AcquirerBIN: a.AcquirerBin, AcquirerICA: a.AcquirerIca,
+		MerchantName: a.MerchantName, Network: a.Network, AcquirerBIN: a.AcquirerBin, AcquirerIca: a.AcquirerIca,
 		AcquirerFraudRate: a.AcquirerFraudRate, AcquirerCountryCode: a.AcquirerCountryCode, ProfileID: a.ProfileID,
 		IsDefault: a.IsDefault}
 }

@@ -1692,6 +1692,35 @@ type payoutAttemptBody struct {
 	UnifiedMessage         *string `json:"unified_message"`
 }
 
+// profileAcquirerRequest is Hyperswitch's ProfileAcquirerCreate, and its
+// ProfileAcquirerUpdate: the same members but profile_id, which the
+// update refuses.
+type profileAcquirerRequest struct {
+	AcquirerAssignedMerchantID *string  `json:"acquirer_assigned_merchant_id"`
+	MerchantName               *string  `json:"merchant_name"`
+	Network                    *string  `json:"network"`
+	AcquirerBIN                *string  `json:"acquirer_bin"`
+	AcquirerIca                *string  `json:"acquirer_ica"`
+	AcquirerFraudRate          *float64 `json:"acquirer_fraud_rate"`
+	AcquirerCountryCode        *string  `json:"acquirer_country_code"`
+	ProfileID                  *string  `json:"profile_id"`
+	IsDefault                  *bool    `json:"is_default"`
+}
+
+// profileAcquirerResponse is the spec's ProfileAcquirerResponse.
+type profileAcquirerResponse struct {
+	ProfileAcquirerID          string   `json:"profile_acquirer_id"`
+	AcquirerAssignedMerchantID string   `json:"acquirer_assigned_merchant_id"`
+	MerchantName               string   `json:"merchant_name"`
+	Network                    string   `json:"network"`
+	AcquirerBIN                string   `json:"acquirer_bin"`
+	AcquirerIca                *string  `json:"acquirer_ica"`
+	AcquirerFraudRate          *float64 `json:"acquirer_fraud_rate"`
+	AcquirerCountryCode        *string  `json:"acquirer_country_code"`
+	ProfileID                  string   `json:"profile_id"`
+	IsDefault                  bool     `json:"is_default"`
+}
+
 // profileRequest is Hyperswitch's ProfileCreate, the body of both profile
 // create and update. The typed members are stored; the json.RawMessage
 // members are Hyperswitch features Switchyard does not implement, accepted
