@@ -7,10 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"switchyard/ent/incomingwebhook"
 	"switchyard/ent/refund"
+	"switchyard/internal/redisstore"
 	"switchyard/internal/tenancy"
 	"switchyard/payments/connector"
 )
@@ -21,21 +20,23 @@ import (
 // this server's POST /webhooks/{merchant_id}/{merchant_connector_id}, and the
 // object they name moves with no sync by the client.
 
-// simWebhooksKey is the sandbox's outbox (internal/redisstore).
-const simWebhooksKey = "simwebhooks"
+// simOutbox is the sandbox's outbox of the server's database.
+func simOutbox(c *client) *redisstore.SimulatorWebhooks {
+	return redisstore.NewSimulatorWebhooks(c.srv.Redis.Client, c.srv.Config.Database.Identity(), nil)
+}
 
 // outboxed are the webhooks the sandbox's outbox holds for the connector
 // account mcaID, due or not.
 func outboxed(t *testing.T, c *client, mcaID string) []connector.SandboxWebhook {
 	t.Helper()
-	members, err := c.srv.Redis.Client.ZRange(context.Background(), simWebhooksKey, 0, -1).Result()
+	members, err := simOutbox(c).Owed(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out []connector.SandboxWebhook
 	for _, m := range members {
 		var w connector.SandboxWebhook
-		if err := json.Unmarshal([]byte(m), &w); err != nil {
+		if err := json.Unmarshal(m, &w); err != nil {
 			t.Fatalf("outbox member %q: %v", m, err)
 		}
 		if w.AccountID == mcaID {
@@ -72,7 +73,7 @@ func redeliver(t *testing.T, c *client, ws ...connector.SandboxWebhook) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := c.srv.Redis.Client.ZAdd(context.Background(), simWebhooksKey, redis.Z{Score: 0, Member: string(b)}).Err(); err != nil {
+		if err := simOutbox(c).Queue(context.Background(), b, time.Now()); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -213,7 +213,7 @@ func (a *App) wireDomain(box *secrets.Box, opts Options) {
 	a.Merchants = merchant.New(merchant.Deps{DB: db, Box: box, KeyCache: redisstore.NewKeyCache(a.Redis.Client)})
 	// The simulator keeps what it decided in Redis, as a real connector
 	// keeps its transactions: a crash here does not make it forget.
-	a.simWebhooks = redisstore.NewSimulatorWebhooks(a.Redis.Client, opts.Now)
+	a.simWebhooks = redisstore.NewSimulatorWebhooks(a.Redis.Client, a.Config.Database.Identity(), opts.Now)
 	sandbox := &connector.Simulator{Ledger: redisstore.NewSimulatorLedger(a.Redis.Client), Now: opts.Now,
 		Webhooks: a.simWebhooks}
 	a.Connectors = connector.New(connector.Deps{DB: db, Box: box, Registry: connector.NewRegistry(sandbox)})

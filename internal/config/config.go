@@ -158,6 +158,22 @@ type Database struct {
 	Embedded bool   // DatabaseURL was empty: SQLite at <DataDir>/switchyard.db
 }
 
+// Identity names the database itself, whatever the credentials and
+// parameters used to reach it: the MySQL server's address and database
+// name, or the SQLite file. Processes that share it are one deployment.
+func (d Database) Identity() string {
+	if d.Driver == DriverMySQL {
+		if c, err := mysql.ParseDSN(d.DSN); err == nil {
+			return "mysql://" + c.Addr + "/" + c.DBName
+		}
+	}
+	path, _, _ := strings.Cut(strings.TrimPrefix(d.DSN, "file:"), "?")
+	if d.Driver == DriverSQLite {
+		return "sqlite:" + path
+	}
+	return d.Driver + ":" + d.DSN
+}
+
 // Load reads the configuration from the process environment.
 func Load() (*Config, error) {
 	return LoadFrom(envMap(os.Environ()))

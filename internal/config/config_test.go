@@ -435,3 +435,33 @@ func assertMode(t *testing.T, path string, want fs.FileMode) {
 		t.Errorf("%s: mode %v, want %v", path, got, want)
 	}
 }
+
+// TestDatabaseIdentity: one database is one identity whatever the
+// credentials and parameters that reach it, and two databases are two.
+func TestDatabaseIdentity(t *testing.T) {
+	identity := func(url string) string {
+		t.Helper()
+		c, err := LoadFrom(withDir(t, map[string]string{"SWITCHYARD_DATABASE_URL": url}))
+		if err != nil {
+			t.Fatalf("%s: %v", url, err)
+		}
+		return c.Database.Identity()
+	}
+	for _, tt := range []struct{ a, b string }{
+		{"mysql://root@db.example:3306/shop", "mysql://app:secret@db.example/shop?timeout=5s"},
+		{"sqlite:///var/lib/switchyard/shop.db", "sqlite:///var/lib/switchyard/shop.db?_pragma=cache_size(2000)"},
+	} {
+		if a, b := identity(tt.a), identity(tt.b); a != b {
+			t.Errorf("%s is %q but %s is %q", tt.a, a, tt.b, b)
+		}
+	}
+	for _, tt := range []struct{ a, b string }{
+		{"mysql://root@db.example:3306/shop", "mysql://root@db.example:3306/staging"},
+		{"mysql://root@db.example:3306/shop", "mysql://root@db2.example:3306/shop"},
+		{"sqlite:///var/lib/switchyard/shop.db", "sqlite:///tmp/shop.db"},
+	} {
+		if a := identity(tt.a); a == identity(tt.b) {
+			t.Errorf("%s and %s are both %q", tt.a, tt.b, a)
+		}
+	}
+}

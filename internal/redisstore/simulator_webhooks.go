@@ -2,6 +2,8 @@ package redisstore
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"strconv"
 	"time"
 
@@ -15,18 +17,21 @@ import (
 // short is tried again.
 type SimulatorWebhooks struct {
 	rdb redis.UniversalClient
+	key string
 	now func() time.Time
 }
 
-const simulatorWebhooksKey = "simwebhooks"
-
-// NewSimulatorWebhooks is the outbox on rdb, on the clock now (nil: the
-// wall clock).
-func NewSimulatorWebhooks(rdb redis.UniversalClient, now func() time.Time) *SimulatorWebhooks {
+// NewSimulatorWebhooks is the outbox on rdb of the deployment whose
+// database is database (config.Database.Identity), on the clock now (nil:
+// the wall clock). Each database has its own outbox: a process serving
+// another database on the same Redis (a test's, a staging server's) would
+// find none of the webhook's accounts and drop it.
+func NewSimulatorWebhooks(rdb redis.UniversalClient, database string, now func() time.Time) *SimulatorWebhooks {
 	if now == nil {
 		now = time.Now
 	}
-	return &SimulatorWebhooks{rdb: rdb, now: now}
+	sum := sha256.Sum256([]byte(database))
+	return &SimulatorWebhooks{rdb: rdb, key: "simwebhooks:{" + hex.EncodeToString(sum[:8]) + "}", now: now}
 }
 
 // Queue adds a webhook (its encoding: connector.SandboxWebhook), due at
@@ -34,7 +39,7 @@ func NewSimulatorWebhooks(rdb redis.UniversalClient, now func() time.Time) *Simu
 // (a dispute's decision) is told when it happens. The same webhook queued
 // twice is kept once, due at the later time.
 func (o *SimulatorWebhooks) Queue(ctx context.Context, webhook []byte, due time.Time) error {
-	return o.rdb.ZAddGT(ctx, simulatorWebhooksKey, redis.Z{Score: float64(due.UnixMilli()), Member: string(webhook)}).Err()
+	return o.rdb.ZAddGT(ctx, o.key, redis.Z{Score: float64(due.UnixMilli()), Member: string(webhook)}).Err()
 }
 
 // ClaimedWebhook is a webhook a worker is delivering; Done removes it.
@@ -45,14 +50,14 @@ type ClaimedWebhook struct{ Webhook []byte }
 // is at least once, and a replay changes nothing).
 func (o *SimulatorWebhooks) Claim(ctx context.Context, n int, lease time.Duration) ([]ClaimedWebhook, error) {
 	now := o.now()
-	members, err := o.rdb.ZRangeByScore(ctx, simulatorWebhooksKey, &redis.ZRangeBy{
+	members, err := o.rdb.ZRangeByScore(ctx, o.key, &redis.ZRangeBy{
 		Min: "-inf", Max: strconv.FormatInt(now.UnixMilli(), 10), Count: int64(n)}).Result()
 	if err != nil || len(members) == 0 {
 		return nil, err
 	}
 	out := make([]ClaimedWebhook, 0, len(members))
 	for _, m := range members {
-		if err := o.rdb.ZAddXX(ctx, simulatorWebhooksKey, redis.Z{Score: float64(now.Add(lease).UnixMilli()), Member: m}).Err(); err != nil {
+		if err := o.rdb.ZAddXX(ctx, o.key, redis.Z{Score: float64(now.Add(lease).UnixMilli()), Member: m}).Err(); err != nil {
 			return out, err
 		}
 		out = append(out, ClaimedWebhook{Webhook: []byte(m)})
@@ -62,5 +67,15 @@ func (o *SimulatorWebhooks) Claim(ctx context.Context, n int, lease time.Duratio
 
 // Done removes a delivered (or undeliverable) webhook.
 func (o *SimulatorWebhooks) Done(ctx context.Context, w ClaimedWebhook) error {
-	return o.rdb.ZRem(ctx, simulatorWebhooksKey, string(w.Webhook)).Err()
+	return o.rdb.ZRem(ctx, o.key, string(w.Webhook)).Err()
+}
+
+// Owed is every webhook the outbox holds, due or not, soonest first.
+func (o *SimulatorWebhooks) Owed(ctx context.Context) ([][]byte, error) {
+	members, err := o.rdb.ZRange(ctx, o.key, 0, -1).Result()
+	out := make([][]byte, len(members))
+	for i, m := range members {
+		out[i] = []byte(m)
+	}
+	return out, err
 }

@@ -21,7 +21,7 @@ func TestSimulatorWebhooksWaitUntilDue(t *testing.T) {
 	rdb := redis.NewClient(&redis.Options{Addr: mr.Addr()})
 	t.Cleanup(func() { _ = rdb.Close() })
 	now := time.Date(2026, 11, 28, 6, 0, 0, 0, time.UTC)
-	o := redisstore.NewSimulatorWebhooks(rdb, func() time.Time { return now })
+	o := redisstore.NewSimulatorWebhooks(rdb, "mysql://127.0.0.1:3306/shop", func() time.Time { return now })
 
 	claim := func() []string {
 		t.Helper()
@@ -60,5 +60,10 @@ func TestSimulatorWebhooksWaitUntilDue(t *testing.T) {
 	now = now.Add(time.Minute)
 	if got := claim(); len(got) != 1 || got[0] != "later" {
 		t.Fatalf("claimed %q after one was done", got)
+	}
+	// Another database's processes on the same Redis never see them.
+	other := redisstore.NewSimulatorWebhooks(rdb, "mysql://127.0.0.1:3306/staging", func() time.Time { return now.Add(time.Hour) })
+	if got, err := other.Claim(ctx, 10, time.Second); err != nil || len(got) != 0 {
+		t.Fatalf("another database's outbox claimed %q (%v)", got, err)
 	}
 }
