@@ -209,9 +209,11 @@ func (s *Service) reserveRefund(ctx context.Context, tx *ent.Tx, in RefundInput,
 	if r.att, err = tx.PaymentAttempt.Get(ctx, *r.pi.ActiveAttemptID); err != nil {
 		return errs.Internal(err)
 	}
-	if r.att.Status == paymentattempt.StatusVoidInitiated {
+	if r.att.Status == paymentattempt.StatusVoidInitiated && statusIn(r.pi.Status, postCaptureVoidableStates...) {
 		// A void after capture is on its way (post_capture_void.go): what
-		// it voids cannot be refunded as well.
+		// it voids cannot be refunded as well. A cancel of a partly
+		// captured payment (also void_initiated) voids only what was not
+		// captured, so what was captured stays refundable meanwhile.
 		return errs.ErrUnexpectedState.Newf("This Payment could not be refunded: a cancel post capture is in progress")
 	}
 	if r.mca, err = tx.MerchantConnectorAccount.Query().

@@ -382,6 +382,34 @@ func TestRecoveryOfAnIncrement(t *testing.T) {
 	}
 }
 
+// TestRefundBesideACancelOfWhatIsLeft: a cancel of a partly captured
+// payment on its way (its attempt void_initiated, the payment still
+// partially_captured_and_capturable) voids only what was not captured:
+// what was captured is refunded meanwhile. (The payment model found this:
+// such a refund was refused as if a void after capture were on its way.)
+func TestRefundBesideACancelOfWhatIsLeft(t *testing.T) {
+	c := newClient(t)
+	id := c.pay("POST", "/payments", payment(map[string]any{"confirm": true, "payment_method": "card",
+		"capture_method": "manual_multiple", "payment_method_data": card("4242424242424242")})).must(t, 200).str("payment_id")
+	c.pay("POST", "/payments/"+id+"/capture", map[string]any{"amount_to_capture": 4000}).must(t, 200)
+	pi := intentOf(t, c, id)
+	if pi.Status != paymentintent.StatusPartiallyCapturedAndCapturable {
+		t.Fatalf("after a partial capture the payment is %s", pi.Status)
+	}
+	// The moment the cancel was recorded and sent.
+	ctx, db := systemDB(c)
+	if err := db.PaymentAttempt.UpdateOneID(*pi.ActiveAttemptID).SetStatus(paymentattempt.StatusVoidInitiated).Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	r := c.do("POST", "/refunds", c.merchantKey(), map[string]any{"payment_id": id, "amount": 4000}).must(t, 200)
+	if r.str("status") != "succeeded" || r.num("amount") != 4000 {
+		t.Fatalf("refund beside the cancel: %s", r.Raw)
+	}
+	if r := c.do("POST", "/refunds", c.merchantKey(), map[string]any{"payment_id": id, "amount": 1}); r.Status != 400 || r.errCode() != "IR_13" {
+		t.Fatalf("a refund beyond what was captured: %s", r.Raw)
+	}
+}
+
 // TestRecoveryOfAVoidAfterCapture: a void after capture a crash left
 // void_initiated refuses refunds, and the recovery pass settles it with
 // the connector's answer: cancelled_post_capture, with its event.
